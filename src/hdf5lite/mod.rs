@@ -1,0 +1,28 @@
+//! A small, pure-Rust implementation of the parts of the HDF5 file format that
+//! scope-profiler profiles use.
+//!
+//! This layer knows nothing of profiles. It has a writer ([`FileWriter`]) for superblock
+//! v2 files with version-2 object headers, compact groups, attributes and 1-D datasets, and
+//! a reader for what h5py and libhdf5 write. It does no file-system, thread or terminal I/O:
+//! the writer takes any [`std::io::Write`], the reader any [`ReadAt`], so it runs in
+//! WebAssembly unchanged.
+//!
+//! Structure: one module per on-disk structure or message family, each with its parsing and
+//! encoding side by side; [`model`] is the format-neutral view of datatypes and data.
+
+pub mod checksum;
+pub mod cursor;
+pub mod error;
+pub mod io;
+pub mod limits;
+pub mod model;
+pub mod writer;
+
+pub use cursor::Widths;
+pub use error::{Error, ErrorKind, Result};
+pub use io::ReadAt;
+pub use limits::Limits;
+pub use model::{
+    ByteOrder, CharSet, CompoundMember, Data, Datatype, EnumMember, Shape, StrPad, StringLength,
+};
+pub use writer::{FileWriter, Layout, ObjectId};

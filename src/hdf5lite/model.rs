@@ -1,0 +1,248 @@
+//! The format-neutral description of HDF5 values that the writer takes and the reader
+//! returns: datatypes, dataspace shapes and element data. No byte offsets here.
+
+/// Byte order of a numeric type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    Little,
+    Big,
+}
+
+/// Character set of a string type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CharSet {
+    Ascii,
+    Utf8,
+}
+
+/// How a string is terminated or padded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StrPad {
+    NullTerm,
+    NullPad,
+    SpacePad,
+}
+
+/// Fixed size in bytes, or variable length (stored in the global heap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StringLength {
+    Fixed(u32),
+    Variable,
+}
+
+/// One named member of a compound type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CompoundMember {
+    pub name: String,
+    pub offset: u32,
+    pub datatype: Datatype,
+}
+
+/// One named value of an enum type; `value` is encoded in the base type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EnumMember {
+    pub name: String,
+    pub value: Vec<u8>,
+}
+
+/// An HDF5 datatype, as far as profiles and the files h5py writes need.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Datatype {
+    /// Two's-complement or unsigned integer filling `size` bytes (precision `8 × size`).
+    Integer {
+        size: u32,
+        signed: bool,
+        order: ByteOrder,
+    },
+    /// IEEE 754 binary32 (`size` 4) or binary64 (`size` 8).
+    Float { size: u32, order: ByteOrder },
+    /// Fixed-length or variable-length string.
+    String {
+        length: StringLength,
+        charset: CharSet,
+        padding: StrPad,
+    },
+    /// A record of named members at byte offsets.
+    Compound {
+        size: u32,
+        members: Vec<CompoundMember>,
+    },
+    /// Named values over an integer base type.
+    Enum {
+        base: Box<Datatype>,
+        members: Vec<EnumMember>,
+    },
+    /// A fixed-size array of a base type.
+    Array { base: Box<Datatype>, dims: Vec<u64> },
+}
+
+/// Size in bytes of a variable-length element on disk: length, heap address, object index.
+pub const VLEN_DESCRIPTOR_SIZE: u32 = 16;
+
+impl Datatype {
+    /// `H5T_STD_I8LE`.
+    pub const I8: Datatype = Self::int(1, true);
+    /// `H5T_STD_U32LE`.
+    pub const U32: Datatype = Self::int(4, false);
+    /// `H5T_STD_I64LE`.
+    pub const I64: Datatype = Self::int(8, true);
+    /// `H5T_STD_U64LE`.
+    pub const U64: Datatype = Self::int(8, false);
+    /// `H5T_IEEE_F64LE`.
+    pub const F64: Datatype = Datatype::Float {
+        size: 8,
+        order: ByteOrder::Little,
+    };
+    /// Variable-length, null-terminated UTF-8 string (what h5py writes for `str`).
+    pub const VLEN_UTF8: Datatype = Datatype::String {
+        length: StringLength::Variable,
+        charset: CharSet::Utf8,
+        padding: StrPad::NullTerm,
+    };
+
+    const fn int(size: u32, signed: bool) -> Datatype {
+        Datatype::Integer {
+            size,
+            signed,
+            order: ByteOrder::Little,
+        }
+    }
+
+    /// The enum h5py uses for a numpy bool: `FALSE = 0`, `TRUE = 1` over `i8`.
+    pub fn bool_enum() -> Datatype {
+        Datatype::Enum {
+            base: Box::new(Datatype::I8),
+            members: vec![
+                EnumMember {
+                    name: "FALSE".into(),
+                    value: vec![0],
+                },
+                EnumMember {
+                    name: "TRUE".into(),
+                    value: vec![1],
+                },
+            ],
+        }
+    }
+
+    /// Size of one element in bytes as stored in a dataset or attribute; `None` if it does
+    /// not fit in `u64`.
+    pub fn element_size(&self) -> Option<u64> {
+        match self {
+            Datatype::Integer { size, .. }
+            | Datatype::Float { size, .. }
+            | Datatype::Compound { size, .. } => Some(u64::from(*size)),
+            Datatype::String { length, .. } => Some(match length {
+                StringLength::Fixed(n) => u64::from(*n),
+                StringLength::Variable => u64::from(VLEN_DESCRIPTOR_SIZE),
+            }),
+            Datatype::Enum { base, .. } => base.element_size(),
+            Datatype::Array { base, dims } => dims
+                .iter()
+                .try_fold(base.element_size()?, |acc, &d| acc.checked_mul(d)),
+        }
+    }
+
+    /// Whether elements are variable-length (their bytes live in the global heap).
+    pub fn is_variable_length(&self) -> bool {
+        match self {
+            Datatype::String { length, .. } => *length == StringLength::Variable,
+            Datatype::Compound { members, .. } => {
+                members.iter().any(|m| m.datatype.is_variable_length())
+            }
+            Datatype::Enum { .. } | Datatype::Integer { .. } | Datatype::Float { .. } => false,
+            Datatype::Array { base, .. } => base.is_variable_length(),
+        }
+    }
+}
+
+/// The shape of a dataset or attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// One element, no dimensions.
+    Scalar,
+    /// An array with these dimension sizes (zero sizes allowed).
+    Simple(Vec<u64>),
+}
+
+impl Shape {
+    /// A one-dimensional shape of `n` elements.
+    pub fn vector(n: u64) -> Shape {
+        Shape::Simple(vec![n])
+    }
+
+    /// Number of elements; `None` on overflow.
+    pub fn element_count(&self) -> Option<u64> {
+        match self {
+            Shape::Scalar => Some(1),
+            Shape::Simple(dims) => dims.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d)),
+        }
+    }
+}
+
+/// Element data handed to the writer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Data {
+    /// Fixed-size elements, already encoded in the datatype's byte order, back to back.
+    Fixed(Vec<u8>),
+    /// One string per element, for a variable-length string datatype.
+    VlenStrings(Vec<String>),
+}
+
+impl Data {
+    /// Little-endian encoding of `values`, for an `I64` dataset or attribute.
+    pub fn i64s(values: &[i64]) -> Data {
+        Data::Fixed(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+
+    /// Little-endian encoding of `values`, for a `U64` dataset or attribute.
+    pub fn u64s(values: &[u64]) -> Data {
+        Data::Fixed(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+
+    /// Little-endian encoding of `values`, for a `U32` dataset or attribute.
+    pub fn u32s(values: &[u32]) -> Data {
+        Data::Fixed(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+
+    /// Little-endian encoding of `values`, for an `F64` dataset or attribute.
+    pub fn f64s(values: &[f64]) -> Data {
+        Data::Fixed(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+
+    /// Variable-length strings.
+    pub fn strings<S: AsRef<str>>(values: &[S]) -> Data {
+        Data::VlenStrings(values.iter().map(|s| s.as_ref().to_owned()).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_sizes() {
+        assert_eq!(Datatype::I64.element_size(), Some(8));
+        assert_eq!(Datatype::U32.element_size(), Some(4));
+        assert_eq!(Datatype::VLEN_UTF8.element_size(), Some(16));
+        assert_eq!(Datatype::bool_enum().element_size(), Some(1));
+        let arr = Datatype::Array {
+            base: Box::new(Datatype::F64),
+            dims: vec![2, 3],
+        };
+        assert_eq!(arr.element_size(), Some(48));
+    }
+
+    #[test]
+    fn data_encodes_little_endian() {
+        assert_eq!(Data::i64s(&[-1]), Data::Fixed(vec![0xff; 8]));
+        assert_eq!(Data::u32s(&[1]), Data::Fixed(vec![1, 0, 0, 0]));
+    }
+
+    #[test]
+    fn shape_counts() {
+        assert_eq!(Shape::Scalar.element_count(), Some(1));
+        assert_eq!(Shape::vector(0).element_count(), Some(0));
+        assert_eq!(Shape::Simple(vec![u64::MAX, 2]).element_count(), None);
+    }
+}

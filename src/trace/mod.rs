@@ -1,0 +1,1 @@
+//! The `.spt` binary trace format (SCHEMA.md §1).
