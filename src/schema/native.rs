@@ -1,0 +1,369 @@
+//! The merge rules of `import-native` (SCHEMA.md §2.8, §5.4, §5.5): ranks from many inputs
+//! become one [`Profile`] with the reference's row order, region ids and metadata.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::error::Error;
+use super::metadata::{MetaValue, Metadata};
+use super::profile::{Profile, Row};
+
+/// `trace_format_version` the reference always records.
+pub const TRACE_FORMAT_VERSION: i64 = 2;
+
+/// The calls and source location of one region on one rank, as an input provides them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RegionCalls {
+    pub name: String,
+    pub source_file: Option<String>,
+    pub source_line: Option<i64>,
+    pub source_text: Option<String>,
+    pub starts: Vec<i64>,
+    pub ends: Vec<i64>,
+}
+
+impl RegionCalls {
+    /// The region's sort key: its earliest start in float seconds, 0.0 without calls.
+    fn first_start_seconds(&self) -> f64 {
+        match self.starts.iter().min() {
+            Some(&min) => min as f64 / 1e9,
+            None => 0.0,
+        }
+    }
+}
+
+/// Collects ranks input by input (in sorted path order) and produces the merged profile.
+#[derive(Debug, Default)]
+pub struct Merger {
+    /// Rank → the input that claimed it and its regions.
+    ranks: BTreeMap<u32, (String, Vec<RegionCalls>)>,
+    /// Region names in order of first appearance.
+    names: Vec<String>,
+    name_index: HashMap<String, usize>,
+    /// Metadata of the `.h5` input holding the lowest rank, with that rank.
+    inherited: Option<(u32, Metadata)>,
+    earliest_start: Option<i64>,
+}
+
+impl Merger {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one rank read from `origin` (an input path, used in errors). `metadata` is the
+    /// input file's own metadata (`.h5` inputs only). Ranks of one multi-rank input must be
+    /// added in ascending order, as the reference iterates them.
+    pub fn add_rank(
+        &mut self,
+        origin: &str,
+        rank: i64,
+        regions: Vec<RegionCalls>,
+        metadata: Option<&Metadata>,
+    ) -> Result<(), Error> {
+        let rank = u32::try_from(rank).map_err(|_| Error::RankOutOfRange {
+            rank,
+            origin: origin.to_owned(),
+        })?;
+        if let Some((earlier, _)) = self.ranks.get(&rank) {
+            return Err(Error::DuplicateRank {
+                rank,
+                earlier: earlier.clone(),
+                later: origin.to_owned(),
+            });
+        }
+        for region in &regions {
+            if region.starts.len() != region.ends.len() {
+                return Err(Error::MismatchedCalls {
+                    region: region.name.clone(),
+                    starts: region.starts.len(),
+                    ends: region.ends.len(),
+                });
+            }
+        }
+        if let Some(meta) = metadata.filter(|m| !m.is_empty()) {
+            if self.inherited.as_ref().is_none_or(|(r, _)| rank < *r) {
+                self.inherited = Some((rank, meta.clone()));
+            }
+        }
+        // Later records of a repeated name replace earlier ones, as a dict would.
+        let mut unique: Vec<RegionCalls> = Vec::with_capacity(regions.len());
+        for region in regions {
+            if !self.name_index.contains_key(&region.name) {
+                self.name_index
+                    .insert(region.name.clone(), self.names.len());
+                self.names.push(region.name.clone());
+            }
+            if let Some(&first) = region.starts.first() {
+                self.earliest_start = Some(self.earliest_start.map_or(first, |e| e.min(first)));
+            }
+            match unique.iter_mut().find(|r| r.name == region.name) {
+                Some(slot) => *slot = region,
+                None => unique.push(region),
+            }
+        }
+        self.ranks.insert(rank, (origin.to_owned(), unique));
+        Ok(())
+    }
+
+    /// Number of ranks claimed so far.
+    pub fn rank_count(&self) -> usize {
+        self.ranks.len()
+    }
+
+    /// The merged profile. `label`, when given, is stored as the run label.
+    pub fn finish(self, label: Option<&str>) -> Profile {
+        let order = self.global_order();
+        let position: HashMap<&str, usize> = order
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (self.names[n].as_str(), i))
+            .collect();
+
+        let mut region_names: Vec<String> = Vec::new();
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut rows = Vec::new();
+        for (rank, (_, mut regions)) in self.ranks {
+            regions.sort_by_key(|r| position.get(r.name.as_str()).copied());
+            for region in regions {
+                let next_id = region_names.len() as u32;
+                let id = *ids.entry(region.name.clone()).or_insert_with(|| {
+                    region_names.push(region.name.clone());
+                    next_id
+                });
+                rows.push(row(rank, id, region));
+            }
+        }
+
+        let mut metadata = self.inherited.map(|(_, m)| m).unwrap_or_default();
+        metadata.insert("source".into(), MetaValue::Str("native".into()));
+        metadata.insert(
+            "trace_format_version".into(),
+            MetaValue::Int(TRACE_FORMAT_VERSION),
+        );
+        if let Some(start) = self.earliest_start {
+            metadata.insert("start_time_ns".into(), MetaValue::Int(start));
+        }
+        if let Some(label) = label {
+            metadata.insert("label".into(), MetaValue::Str(label.to_owned()));
+        }
+        Profile {
+            metadata,
+            region_names,
+            rows,
+        }
+    }
+
+    /// Indices into `names`, stably sorted by each region's smallest key over its ranks.
+    fn global_order(&self) -> Vec<usize> {
+        let mut key = vec![f64::INFINITY; self.names.len()];
+        for (_, regions) in self.ranks.values() {
+            for region in regions {
+                if let Some(&i) = self.name_index.get(&region.name) {
+                    key[i] = key[i].min(region.first_start_seconds());
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| key[a].total_cmp(&key[b]));
+        order
+    }
+}
+
+/// The row of `region` on `rank`: the line and text survive only with a source file.
+fn row(rank: u32, region_id: u32, region: RegionCalls) -> Row {
+    let (source_file, source_line, source_text) = match region.source_file {
+        Some(file) if !file.is_empty() => (
+            file,
+            region.source_line.filter(|l| *l >= 0).unwrap_or(-1),
+            region.source_text.unwrap_or_default(),
+        ),
+        _ => (String::new(), -1, String::new()),
+    };
+    Row {
+        rank,
+        region_id,
+        source_file,
+        source_line,
+        source_text,
+        starts: region.starts,
+        ends: region.ends,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calls(name: &str, starts: &[i64], ends: &[i64]) -> RegionCalls {
+        RegionCalls {
+            name: name.into(),
+            starts: starts.to_vec(),
+            ends: ends.to_vec(),
+            ..RegionCalls::default()
+        }
+    }
+
+    /// SCHEMA.md §6.1: the golden synthetic run.
+    #[test]
+    fn golden_synthetic_order_ids_and_metadata() {
+        let mut m = Merger::new();
+        let mut solve = calls("solve", &[1000, 5000, 9000], &[1800, 5900, 9950]);
+        solve.source_file = Some("solver.c".into());
+        solve.source_line = Some(42);
+        m.add_rank(
+            "g_rank00000.spt",
+            0,
+            vec![
+                solve,
+                calls("assemble", &[200, 4100, 8200], &[900, 4900, 8800]),
+                calls("idle", &[], &[]),
+            ],
+            None,
+        )
+        .unwrap();
+        m.add_rank(
+            "g_rank00001.spt",
+            1,
+            vec![
+                calls("io", &[150], &[400]),
+                calls("solve", &[1100, 1200], &[1900, 1300]),
+            ],
+            None,
+        )
+        .unwrap();
+        let p = m.finish(Some("golden"));
+        assert_eq!(p.region_names, ["idle", "assemble", "solve", "io"]);
+        let ranks: Vec<u32> = p.rows.iter().map(|r| r.rank).collect();
+        let ids: Vec<u32> = p.rows.iter().map(|r| r.region_id).collect();
+        let lines: Vec<i64> = p.rows.iter().map(|r| r.source_line).collect();
+        assert_eq!(ranks, [0, 0, 0, 1, 1]);
+        assert_eq!(ids, [0, 1, 2, 3, 2]);
+        assert_eq!(lines, [-1, -1, 42, -1, -1]);
+        assert_eq!(p.rows[2].source_file, "solver.c");
+        assert_eq!(p.metadata["start_time_ns"], MetaValue::Int(150));
+        assert_eq!(p.metadata["label"], MetaValue::Str("golden".into()));
+        assert_eq!(p.metadata["source"], MetaValue::Str("native".into()));
+        assert_eq!(p.metadata["trace_format_version"], MetaValue::Int(2));
+        assert_eq!(p.metadata.len(), 4);
+    }
+
+    /// SCHEMA.md §2.8: the `golden/mixed` example's order.
+    #[test]
+    fn mixed_example_order() {
+        let mut m = Merger::new();
+        m.add_rank(
+            "r0",
+            0,
+            vec![calls("A", &[100], &[110]), calls("B", &[50], &[60])],
+            None,
+        )
+        .unwrap();
+        m.add_rank(
+            "r1",
+            1,
+            vec![calls("C", &[10], &[20]), calls("A", &[200], &[210])],
+            None,
+        )
+        .unwrap();
+        m.add_rank(
+            "r2",
+            2,
+            vec![
+                calls("A", &[300], &[310]),
+                calls("E", &[490_000_000_000], &[490_000_000_001]),
+            ],
+            None,
+        )
+        .unwrap();
+        m.add_rank("r5", 5, vec![calls("D", &[1000], &[1001])], None)
+            .unwrap();
+        m.add_rank("r7", 7, vec![calls("H", &[5], &[6])], None)
+            .unwrap();
+        let p = m.finish(None);
+        assert_eq!(p.region_names, ["B", "A", "C", "E", "D", "H"]);
+        let ids: Vec<u32> = p.rows.iter().map(|r| r.region_id).collect();
+        assert_eq!(ids, [0, 1, 2, 1, 1, 3, 4, 5]);
+        assert_eq!(p.metadata["start_time_ns"], MetaValue::Int(5));
+        assert!(!p.metadata.contains_key("label"));
+    }
+
+    #[test]
+    fn duplicate_rank_names_both_inputs() {
+        let mut m = Merger::new();
+        m.add_rank("d/run_rank00000.spt", 0, vec![], None).unwrap();
+        let err = m
+            .add_rank("dup_rank00000.spt", 0, vec![], None)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "dup_rank00000.spt and d/run_rank00000.spt both claim rank 0; pass the MPI rank \
+             to sp_init() so each rank writes its own"
+        );
+    }
+
+    #[test]
+    fn negative_rank_is_rejected() {
+        let err = Merger::new()
+            .add_rank("x.spt", -3, vec![], None)
+            .unwrap_err();
+        assert!(matches!(err, Error::RankOutOfRange { rank: -3, .. }));
+    }
+
+    #[test]
+    fn start_time_uses_first_stored_start_not_minimum() {
+        let mut m = Merger::new();
+        m.add_rank("a", 0, vec![calls("x", &[500, 100], &[600, 200])], None)
+            .unwrap();
+        let p = m.finish(None);
+        assert_eq!(p.metadata["start_time_ns"], MetaValue::Int(500));
+    }
+
+    #[test]
+    fn no_calls_means_no_start_time() {
+        let mut m = Merger::new();
+        m.add_rank("a", 0, vec![calls("x", &[], &[])], None)
+            .unwrap();
+        assert!(!m.finish(None).metadata.contains_key("start_time_ns"));
+    }
+
+    #[test]
+    fn line_and_text_need_a_source_file() {
+        let mut m = Merger::new();
+        let mut no_file = calls("a", &[1], &[2]);
+        no_file.source_line = Some(9);
+        let mut negative_line = calls("b", &[3], &[4]);
+        negative_line.source_file = Some("b.c".into());
+        negative_line.source_line = Some(-7);
+        m.add_rank("t", 0, vec![no_file, negative_line], None)
+            .unwrap();
+        let p = m.finish(None);
+        assert_eq!(
+            (p.rows[0].source_file.as_str(), p.rows[0].source_line),
+            ("", -1)
+        );
+        assert_eq!(
+            (p.rows[1].source_file.as_str(), p.rows[1].source_line),
+            ("b.c", -1)
+        );
+    }
+
+    #[test]
+    fn metadata_comes_from_the_lowest_rank_input_and_is_overridden() {
+        let meta = |host: &str| -> Metadata {
+            [
+                ("hostname".to_string(), MetaValue::Str(host.into())),
+                ("label".to_string(), MetaValue::Str("profile".into())),
+                ("mpi_rank".to_string(), MetaValue::Int(7)),
+            ]
+            .into_iter()
+            .collect()
+        };
+        let mut m = Merger::new();
+        m.add_rank("a.h5", 3, vec![], Some(&meta("high"))).unwrap();
+        m.add_rank("b.h5", 2, vec![], Some(&meta("low"))).unwrap();
+        m.add_rank("c.spt", 0, vec![], None).unwrap();
+        let p = m.finish(Some("run"));
+        assert_eq!(p.metadata["hostname"], MetaValue::Str("low".into()));
+        assert_eq!(p.metadata["mpi_rank"], MetaValue::Int(7));
+        assert_eq!(p.metadata["label"], MetaValue::Str("run".into()));
+    }
+}
