@@ -1,5 +1,7 @@
-//! The `sp` command-line tool.
+//! The `sp` command-line tool: a thin shell over the `sp` library.
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+    cli::main()
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite, runnable on a fresh machine: installs what the tests need (Debian
+# tools, the Python reference in .venv, rustup targets), then runs every check CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "setting up the test environment"
+scripts/setup-env.sh
+export SP_PYTHON="$PWD/.venv/bin/python"
+
+step "formatting and lints"
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
+
+step "tests"
+cargo test
+
+step "the library builds for WebAssembly"
+cargo build --lib --no-default-features --target wasm32-unknown-unknown
+
+step "static musl release build passes the golden tests"
+cargo build --release --target x86_64-unknown-linux-musl
+musl_bin=target/x86_64-unknown-linux-musl/release/sp
+if readelf -l "$musl_bin" | grep -q 'INTERP\|Requesting program interpreter'; then
+  echo "error: $musl_bin is dynamically linked" >&2
+  exit 1
+fi
+if readelf -d "$musl_bin" 2>/dev/null | grep -q NEEDED; then
+  echo "error: $musl_bin needs shared libraries" >&2
+  exit 1
+fi
+echo "$musl_bin is statically linked"
+SP_BIN="$PWD/$musl_bin" cargo test --test golden
+
+step "all checks passed"

@@ -1,0 +1,118 @@
+//! `sp convert`: merge per-rank native output into one schema-3 profile, with the inputs,
+//! defaults and output of `scope-profiler import-native`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use sp::schema::{self, Merger, RegionCalls};
+use sp::trace;
+
+use super::inputs::{self, InputPath};
+use super::output::write_atomically;
+use super::{summary, Failure};
+
+/// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  sp convert traces/ -o run.h5          every *.spt and *_rank<N>.h5 in traces/
+  sp convert run_rank*.spt --label baseline -q
+
+Directories are scanned (not recursively) for *.spt and *_rank[0-9]*.h5, hidden files
+included. Inputs are read in sorted path order; each rank may appear only once. The output is
+written to a temporary file beside it and renamed into place when complete.")]
+pub struct Opts {
+    /// Trace files, per-rank profiles, and/or directories holding them.
+    #[arg(required = true, value_name = "INPUTS")]
+    inputs: Vec<String>,
+
+    /// HDF5 file to write.
+    #[arg(short, long, default_value = "profiling_data.h5", value_name = "OUTPUT")]
+    output: PathBuf,
+
+    /// Name for the run in summaries, charts and exports [default: the output file's stem].
+    #[arg(long, value_name = "LABEL")]
+    label: Option<String>,
+
+    /// An existing profile to combine the native output with (region names must not clash).
+    #[arg(long, value_name = "PROFILE.h5")]
+    merge: Option<PathBuf>,
+
+    /// Do not print the summary table and the `wrote` line.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(opts: Opts) -> Result<(), Failure> {
+    if let Some(merge) = &opts.merge {
+        return Err(Failure::in_file(
+            merge.display(),
+            "--merge needs the HDF5 reader, which is not supported yet",
+        ));
+    }
+    let paths = inputs::discover(&opts.inputs)?;
+    let mut merger = Merger::new();
+    for path in &paths {
+        add_input(&mut merger, path)?;
+    }
+
+    let label = opts
+        .label
+        .clone()
+        .filter(|l| !l.is_empty())
+        .unwrap_or_else(|| output_stem(&opts.output));
+    let profile = merger.finish(Some(&label));
+    let file = schema::write::to_hdf5(&profile)
+        .map_err(|e| Failure::in_file(opts.output.display(), e))?;
+    write_atomically(&opts.output, |out| {
+        file.finish(out)
+            .map(|_| ())
+            .map_err(|e| Failure::in_file(opts.output.display(), format!("cannot write: {e}")))
+    })?;
+
+    if !opts.quiet {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
+        let _ = summary::print(&profile, &mut out)
+            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
+    }
+    Ok(())
+}
+
+/// Reads one input and adds its rank(s) to the merge.
+fn add_input(merger: &mut Merger, path: &InputPath) -> Result<(), Failure> {
+    if path.is_hdf5() {
+        return Err(Failure::in_file(
+            path,
+            ".h5 inputs need the HDF5 reader, which is not supported yet",
+        ));
+    }
+    let bytes = std::fs::read(path.as_path())
+        .map_err(|e| Failure::in_file(path, format!("cannot read: {e}")))?;
+    let view = trace::parse(&bytes).map_err(|e| Failure::in_file(path, e))?;
+    let regions = view
+        .regions
+        .iter()
+        .map(|r| RegionCalls {
+            name: r.name.to_owned(),
+            source_file: r.source_file.map(str::to_owned),
+            source_line: r.source_line.map(i64::from),
+            source_text: None,
+            starts: r.starts.to_vec(),
+            ends: r.ends.to_vec(),
+        })
+        .collect();
+    merger
+        .add_rank(path.as_str(), i64::from(view.rank), regions, None)
+        .map_err(|e| Failure::new(e.to_string()))
+}
+
+/// `Path(output).stem` in Python's sense: the file name without its last suffix.
+fn output_stem(output: &Path) -> String {
+    output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,93 @@
+//! Helpers shared by the integration tests: locating the `sp` binary, the reference's Python
+//! and the comparison scripts, scratch directories, and content comparison.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A command running `sp`: `$SP_BIN` if set (e.g. the static musl build), else this build's.
+pub fn sp() -> Command {
+    let bin = std::env::var_os("SP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_sp")));
+    Command::new(bin)
+}
+
+/// The Python that has the reference and h5py: `$SP_PYTHON`, else `<repo>/.venv/bin/python`.
+/// Panics with the setup command when neither exists: these tests never skip silently.
+pub fn python() -> PathBuf {
+    let candidate = std::env::var_os("SP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(".venv/bin/python"));
+    assert!(
+        candidate.exists(),
+        "no Python with the reference at {}: run scripts/setup-env.sh first (or set SP_PYTHON)",
+        candidate.display()
+    );
+    candidate
+}
+
+/// A fresh, empty scratch directory for one test.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sp-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Runs `cmd`, panicking with its output unless it exits 0.
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("spawn");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed with {}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Asserts, through h5py, that two HDF5 files hold the same content.
+pub fn assert_same_content(ours: &Path, expected: &Path) {
+    let script = repo().join("tests/interop/h5content.py");
+    let out = Command::new(python())
+        .arg(&script)
+        .arg("compare")
+        .arg(ours)
+        .arg(expected)
+        .output()
+        .expect("run h5content.py");
+    assert!(
+        out.status.success(),
+        "content of {} differs from {}:\n{}{}",
+        ours.display(),
+        expected.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Converting the same inputs again gives the same bytes.
+pub fn assert_deterministic(case_dir: &Path, inputs: &[&str], output: &str, first: &Path) {
+    let again_dir = first.parent().expect("parent").join("again");
+    std::fs::create_dir_all(&again_dir).expect("mkdir");
+    let again = again_dir.join(output);
+    run_ok(
+        sp().current_dir(case_dir)
+            .arg("convert")
+            .args(inputs)
+            .arg("-o")
+            .arg(&again)
+            .arg("-q"),
+    );
+    assert!(
+        std::fs::read(first).expect("read") == std::fs::read(&again).expect("read"),
+        "two conversions of the same inputs differ"
+    );
+}
