@@ -20,6 +20,7 @@ import sys
 import h5py
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_read_h5  # noqa: E402
 import h5content  # noqa: E402
