@@ -92,16 +92,19 @@ run_in "$OUT/example_c" "$B/c/example"
 run_in "$OUT/example_fortran" "$B/fortran/example"
 run_in "$OUT/example_c_hdf5" "$B/c_hdf5/example"
 
-for r in 0 1 2 3; do run_in "$OUT/c" "$B/c/multirank" run "$r"; done
-for r in 0 1 2; do run_in "$OUT/fortran" "$B/fortran/multirank_f" run "$r"; done
-for r in 0 1 2; do run_in "$OUT/c_hdf5" "$B/c_hdf5/multirank" run "$r"; done
+# Ranks run one after the other, highest first and Fortran before C, so the
+# earliest timestamps are on the last rank and file: the converter's
+# start-time ordering of regions then differs from the order it reads them in.
+for r in 3 2 1 0; do run_in "$OUT/c" "$B/c/multirank" run "$r"; done
+for r in 2 1 0; do run_in "$OUT/fortran" "$B/fortran/multirank_f" run "$r"; done
+for r in 2 1 0; do run_in "$OUT/c_hdf5" "$B/c_hdf5/multirank" run "$r"; done
 
-for r in 0 2; do run_in "$OUT/mixed" "$B/c/multirank" c "$r"; done
-for r in 1 3 10; do run_in "$OUT/mixed" "$B/fortran/multirank_f" f "$r"; done
+for r in 10 3 1; do run_in "$OUT/mixed" "$B/fortran/multirank_f" f "$r"; done
+for r in 2 0; do run_in "$OUT/mixed" "$B/c/multirank" c "$r"; done
 
-run_in "$OUT/mixed_h5" "$B/c_hdf5/multirank" h 0
-run_in "$OUT/mixed_h5" "$B/c/multirank" c 1
 run_in "$OUT/mixed_h5" "$B/fortran/multirank_f" f 2
+run_in "$OUT/mixed_h5" "$B/c/multirank" c 1
+run_in "$OUT/mixed_h5" "$B/c_hdf5/multirank" h 0
 
 # Every expected file must exist: a library that silently wrote nothing (or
 # wrote elsewhere) must not turn into an empty test input.

@@ -7,7 +7,8 @@
  * and which regions exist depend on RANK, so a set of ranks exercises region
  * ordering, id assignment and offsets across ranks in the converter. Covers
  * nesting, recursion, source locations (sp_region_at, a backfilled location,
- * a file with no line), a UTF-8 name, a region registered but never entered
+ * a file with no line), a UTF-8 name, a region entered before regions
+ * registered earlier, a region registered but never entered
  * and a call still open at finalize (dropped by the library).
  */
 #include "scope_profiler.h"
@@ -45,7 +46,7 @@ static void descend(int depth)
 
 int main(int argc, char **argv)
 {
-    int rank, step, k, outer, inner, late, noline, unicode, unused, even, dangling;
+    int rank, step, k, prologue, outer, inner, late, noline, unicode, unused, even, dangling;
 
     if (argc != 3) {
         fprintf(stderr, "usage: multirank PREFIX RANK\n");
@@ -65,6 +66,13 @@ int main(int argc, char **argv)
     unused = sp_region("never_entered");
     dangling = sp_region("left_open");
     (void)unused;
+
+    /* Registered last, entered first: the trace lists regions in registration
+     * order, the converter orders them by their earliest start. */
+    prologue = sp_region("prologue");
+    sp_begin(prologue);
+    busy_work(100);
+    sp_end(prologue);
 
     for (step = 0; step < 3 + rank; ++step) {
         sp_begin(outer);

@@ -36,6 +36,12 @@ program multirank_f
    unused = sp_region("f_never_entered")
    dangling = sp_region("f_left_open   ")
 
+   ! Registered last, entered first: the trace lists regions in registration
+   ! order, the converter orders them by their earliest start.
+   call sp_begin_name("f_prologue")
+   sink = sink + busy_work(100)
+   call sp_end_name("f_prologue")
+
    do step = 0, 2 + rank
       call sp_begin(outer)
       sink = sink + busy_work(1000)
