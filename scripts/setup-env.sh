@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Install what `cargo test --test interop` needs on a fresh Debian machine:
+# the HDF5 command-line tools and C library (to build the reference's C
+# example with SP_HDF5=1), gfortran, musl-tools, a Python venv at <repo>/.venv
+# holding the reference (scope-profiler 0.7.5) and h5py, and the extra Rust
+# targets. Idempotent: each step is skipped when its result is already there.
+# Quiet unless something is installed (one line each) or fails (its log).
+#
+# Environment: SP_BASE_PYTHON (default python3) is the interpreter the venv is
+# made from.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VENV="$REPO/.venv"
+SP_REF_VERSION=0.7.5
+BASE_PYTHON=${SP_BASE_PYTHON:-python3}
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+
+# Run a command with its output in $LOG; on failure print the log and stop.
+quietly() {
+    if ! "$@" >"$LOG" 2>&1; then
+        echo "setup-env: failed: $*" >&2
+        cat "$LOG" >&2
+        exit 1
+    fi
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO=sudo
+fi
+
+# --- Debian packages --------------------------------------------------------
+packages=()
+have h5dump || packages+=(hdf5-tools)
+have gfortran || packages+=(gfortran)
+if ! have h5cc && ! pkg-config --exists hdf5-serial 2>/dev/null && ! pkg-config --exists hdf5 2>/dev/null; then
+    packages+=(libhdf5-dev)
+fi
+have musl-gcc || packages+=(musl-tools)
+# Needed to build the reference's examples; present on most machines already.
+have make || packages+=(make)
+have cc || packages+=(gcc)
+have pkg-config || packages+=(pkg-config)
+if ! have "$BASE_PYTHON"; then
+    packages+=(python3 python3-venv)
+elif ! "$BASE_PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    packages+=(python3-venv)
+fi
+if [ "${#packages[@]}" -gt 0 ]; then
+    echo "setup-env: apt-get install ${packages[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    quietly $SUDO apt-get update
+    quietly $SUDO apt-get install -y "${packages[@]}"
+fi
+
+# --- Python venv with the reference -----------------------------------------
+venv_ok() {
+    [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - "$SP_REF_VERSION" >/dev/null 2>&1 <<'EOF'
+import sys
+from importlib.metadata import version
+import h5py, scope_profiler  # noqa: F401
+sys.exit(0 if version("scope-profiler") == sys.argv[1] else 1)
+EOF
+}
+if ! venv_ok; then
+    echo "setup-env: python venv $VENV with scope-profiler==$SP_REF_VERSION h5py"
+    if [ ! -x "$VENV/bin/python" ]; then
+        quietly "$BASE_PYTHON" -m venv "$VENV"
+    fi
+    quietly "$VENV/bin/python" -m pip install --disable-pip-version-check \
+        "scope-profiler==$SP_REF_VERSION" h5py
+    if ! venv_ok; then
+        echo "setup-env: $VENV still does not import scope_profiler $SP_REF_VERSION and h5py" >&2
+        exit 1
+    fi
+fi
+
+# --- Rust targets -------------------------------------------------------------
+if have rustup; then
+    installed=$(rustup target list --installed)
+    targets=()
+    for t in x86_64-unknown-linux-musl wasm32-unknown-unknown; do
+        grep -qx "$t" <<<"$installed" || targets+=("$t")
+    done
+    if [ "${#targets[@]}" -gt 0 ]; then
+        echo "setup-env: rustup target add ${targets[*]}"
+        quietly rustup target add "${targets[@]}"
+    fi
+else
+    echo "setup-env: rustup not found; install Rust (rustup) first" >&2
+    exit 1
+fi
