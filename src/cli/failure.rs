@@ -6,7 +6,6 @@ use std::fmt;
 #[derive(Debug)]
 pub struct Failure {
     message: String,
-    code: u8,
 }
 
 impl Failure {
@@ -14,7 +13,6 @@ impl Failure {
     pub fn new(message: impl Into<String>) -> Self {
         Failure {
             message: message.into(),
-            code: 1,
         }
     }
 
@@ -23,16 +21,9 @@ impl Failure {
         Failure::new(format!("{path}: {message}"))
     }
 
-    /// Misuse of the command line (exit status 2).
-    pub fn usage(message: impl Into<String>) -> Self {
-        Failure {
-            message: message.into(),
-            code: 2,
-        }
-    }
-
+    /// Exit status: 1, a failure of the work (usage errors are clap's, with status 2).
     pub fn exit_code(&self) -> u8 {
-        self.code
+        1
     }
 }
 

@@ -3,7 +3,7 @@
 //! output, no temporary file, and any existing file at the destination untouched.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
 use super::Failure;
@@ -116,6 +116,7 @@ mod tests {
 
     #[test]
     fn commit_replaces_destination() {
+        use std::io::Write;
         let dir = scratch("commit");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
@@ -128,6 +129,7 @@ mod tests {
 
     #[test]
     fn failure_keeps_existing_file_and_leaves_no_temporary() {
+        use std::io::Write;
         let dir = scratch("fail");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
