@@ -14,13 +14,22 @@ fn check_case(name: &str) {
     let case = support::repo().join("tests/golden").join(name);
     let spec = std::fs::read_to_string(case.join("case.txt")).expect("case.txt");
     let mut lines = spec.lines();
-    let inputs: Vec<&str> = lines.next().expect("inputs line").split_whitespace().collect();
+    let inputs: Vec<&str> = lines
+        .next()
+        .expect("inputs line")
+        .split_whitespace()
+        .collect();
     let output = lines.next().expect("output line");
 
     let scratch = support::scratch_dir(&format!("golden-{name}"));
     let ours = scratch.join(output);
     let mut cmd = support::sp();
-    cmd.current_dir(&case).arg("convert").args(&inputs).arg("-o").arg(&ours).arg("-q");
+    cmd.current_dir(&case)
+        .arg("convert")
+        .args(&inputs)
+        .arg("-o")
+        .arg(&ours)
+        .arg("-q");
     support::run_ok(&mut cmd);
 
     let expected = case.join("expected").join(output);
@@ -64,5 +73,8 @@ fn every_case_directory_is_tested() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     cases.sort();
-    assert_eq!(cases, ["c_trace", "chunked", "fortran", "mixed", "synthetic"]);
+    assert_eq!(
+        cases,
+        ["c_trace", "chunked", "fortran", "mixed", "synthetic"]
+    );
 }

@@ -14,13 +14,15 @@
 //! `SP_INTEROP_OURS=reference` makes the reference stand in for `sp` (a self-check of the
 //! harness: every case must then pass).
 
+mod support;
+
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-const SETUP_HINT: &str = "run scripts/setup-env.sh first";
+use support::SETUP_HINT;
 
 /// What every test shares: the interpreter and the directory of built native traces.
 struct Harness {
@@ -29,8 +31,8 @@ struct Harness {
     work: PathBuf,
 }
 
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+fn repo() -> PathBuf {
+    support::repo()
 }
 
 fn script(name: &str) -> PathBuf {
@@ -53,28 +55,6 @@ fn run(cmd: &mut Command) -> Output {
     }
 }
 
-fn find_python() -> Result<PathBuf, String> {
-    let python = match std::env::var_os("SP_PYTHON") {
-        Some(p) => PathBuf::from(p),
-        None => repo().join(".venv").join("bin").join("python"),
-    };
-    let probe = Command::new(&python)
-        .args(["-c", "import h5py, scope_profiler"])
-        .output();
-    match probe {
-        Ok(out) if out.status.success() => Ok(python),
-        Ok(out) => Err(format!(
-            "{} cannot import h5py and scope_profiler: {SETUP_HINT}\n{}",
-            python.display(),
-            show(&out)
-        )),
-        Err(err) => Err(format!(
-            "no python at {}: {err}: {SETUP_HINT}",
-            python.display()
-        )),
-    }
-}
-
 fn find_tool(name: &str) -> Result<(), String> {
     match Command::new(name).arg("--version").output() {
         Ok(out) if out.status.success() => Ok(()),
@@ -87,7 +67,7 @@ fn find_tool(name: &str) -> Result<(), String> {
 }
 
 fn setup() -> Result<Harness, String> {
-    let python = find_python()?;
+    let python = support::python();
     find_tool("h5dump")?;
     find_tool("h5ls")?;
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("interop");
@@ -155,7 +135,7 @@ impl Harness {
         if std::env::var("SP_INTEROP_OURS").as_deref() == Ok("reference") {
             return self.reference(inputs, output, extra);
         }
-        run(Command::new(env!("CARGO_BIN_EXE_sp"))
+        run(support::sp()
             .arg("convert")
             .args(inputs)
             .arg("-o")
@@ -337,31 +317,25 @@ fn comparisons_detect_altered_files() {
 }
 
 // ---------------------------------------------------------------------------------------
-// `sp convert` against the reference. Ignored until the `sp convert` subcommand lands
-// (the cli branch); remove the `ignore` attributes when it does. Until then
-// `SP_INTEROP_OURS=reference cargo test --test interop -- --include-ignored` checks that the
-// harness passes when both sides are the reference.
+// `sp convert` against the reference. `SP_INTEROP_OURS=reference cargo test --test interop`
+// checks that the harness passes when both sides are the reference.
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn shipped_c_example() {
     check_case("shipped_c", &["example_c/profile_rank00000.spt"], &[]);
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn shipped_fortran_example() {
     check_case("shipped_fortran", &["example_fortran"], &[]);
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn c_four_ranks_directory() {
     check_case("c_dir", &["c"], &[]);
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn c_ranks_as_files_in_reverse_order_with_label() {
     check_case(
         "c_files",
@@ -376,19 +350,16 @@ fn c_ranks_as_files_in_reverse_order_with_label() {
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn fortran_three_ranks_directory() {
     check_case("fortran_dir", &["fortran"], &[]);
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn c_and_fortran_ranks_in_one_directory() {
     check_case("mixed", &["mixed"], &[]);
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn directory_and_file_arguments_together() {
     check_case(
         "dir_and_files",
@@ -398,7 +369,6 @@ fn directory_and_file_arguments_together() {
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn same_inputs_give_identical_bytes() {
     let h = harness();
     let inputs = h.inputs(&["mixed"]);
@@ -420,7 +390,6 @@ fn same_inputs_give_identical_bytes() {
 }
 
 #[test]
-#[ignore = "needs `sp convert` (cli branch)"]
 fn duplicate_rank_fails_like_reference() {
     let h = harness();
     // Rank 0 from both the C and the Fortran driver.

@@ -28,7 +28,12 @@ pub struct Opts {
     inputs: Vec<String>,
 
     /// HDF5 file to write.
-    #[arg(short, long, default_value = "profiling_data.h5", value_name = "OUTPUT")]
+    #[arg(
+        short,
+        long,
+        default_value = "profiling_data.h5",
+        value_name = "OUTPUT"
+    )]
     output: PathBuf,
 
     /// Name for the run in summaries, charts and exports [default: the output file's stem].
@@ -63,8 +68,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .filter(|l| !l.is_empty())
         .unwrap_or_else(|| output_stem(&opts.output));
     let profile = merger.finish(Some(&label));
-    let file = schema::write::to_hdf5(&profile)
-        .map_err(|e| Failure::in_file(opts.output.display(), e))?;
+    let file =
+        schema::write::to_hdf5(&profile).map_err(|e| Failure::in_file(opts.output.display(), e))?;
     write_atomically(&opts.output, |out| {
         file.finish(out)
             .map(|_| ())

@@ -63,7 +63,11 @@ impl InputPath {
         if root_len > 0 {
             parts.push(&self.text[..root_len]);
         }
-        parts.extend(self.text[root_len..].split('/').filter(|p| !p.is_empty() && *p != "."));
+        parts.extend(
+            self.text[root_len..]
+                .split('/')
+                .filter(|p| !p.is_empty() && *p != "."),
+        );
         parts
     }
 }
@@ -163,7 +167,11 @@ mod tests {
     #[test]
     fn sorts_component_wise() {
         // Character order would put "a-b/x" (0x2d) before "a/x" (0x2f); parts put "a" first.
-        let mut v = vec![InputPath::new("a-b/x"), InputPath::new("a/x"), InputPath::new("/z")];
+        let mut v = vec![
+            InputPath::new("a-b/x"),
+            InputPath::new("a/x"),
+            InputPath::new("/z"),
+        ];
         v.sort();
         let got: Vec<&str> = v.iter().map(InputPath::as_str).collect();
         assert_eq!(got, ["/z", "a/x", "a-b/x"]);

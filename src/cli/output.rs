@@ -31,7 +31,11 @@ impl AtomicOutput {
         let pid = std::process::id();
         for attempt in 0u32..100 {
             let temporary = dir.join(format!(".{name}.{pid}.{attempt}.tmp"));
-            match OpenOptions::new().write(true).create_new(true).open(&temporary) {
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temporary)
+            {
                 Ok(file) => {
                     return Ok(AtomicOutput {
                         destination: destination.to_path_buf(),
@@ -64,7 +68,10 @@ impl AtomicOutput {
     /// Flushes, syncs and renames the temporary file over the destination.
     pub fn commit(mut self) -> Result<(), Failure> {
         let fail = |e: io::Error| {
-            Failure::in_file(self.destination.display(), format!("cannot write output: {e}"))
+            Failure::in_file(
+                self.destination.display(),
+                format!("cannot write output: {e}"),
+            )
         };
         if let Some(writer) = self.file.take() {
             let file = writer.into_inner().map_err(|e| fail(e.into_error()))?;
@@ -120,8 +127,10 @@ mod tests {
         let dir = scratch("commit");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
-        write_atomically(&dest, |w| w.write_all(b"new").map_err(|e| Failure::new(e.to_string())))
-            .unwrap();
+        write_atomically(&dest, |w| {
+            w.write_all(b"new").map_err(|e| Failure::new(e.to_string()))
+        })
+        .unwrap();
         assert_eq!(fs::read(&dest).unwrap(), b"new");
         assert_eq!(entries(&dir), ["out.h5"]);
         fs::remove_dir_all(dir).unwrap();
@@ -147,8 +156,14 @@ mod tests {
     #[test]
     fn missing_directory_is_a_clear_error() {
         let dir = scratch("missing");
-        let err = AtomicOutput::create(&dir.join("nope/out.h5")).err().unwrap();
-        assert!(err.to_string().contains("nope/out.h5: cannot create output"), "{err}");
+        let err = AtomicOutput::create(&dir.join("nope/out.h5"))
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string()
+                .contains("nope/out.h5: cannot create output"),
+            "{err}"
+        );
         fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -113,15 +113,33 @@ mod tests {
             ends,
             ..RegionCalls::default()
         };
-        m.add_rank("a", 0, vec![region("solve", vec![10, 20], vec![15, 33]), region("idle", vec![], vec![])], None)
+        m.add_rank(
+            "a",
+            0,
+            vec![
+                region("solve", vec![10, 20], vec![15, 33]),
+                region("idle", vec![], vec![]),
+            ],
+            None,
+        )
+        .unwrap();
+        m.add_rank("b", 1, vec![region("solve", vec![40], vec![55])], None)
             .unwrap();
-        m.add_rank("b", 1, vec![region("solve", vec![40], vec![55])], None).unwrap();
         let mut out = Vec::new();
         print(&m.finish(None), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "region  ranks         calls         total       average");
-        assert_eq!(lines[1], "idle        1             0             -             -");
-        assert_eq!(lines[2], "solve       2             3         33 ns         11 ns");
+        assert_eq!(
+            lines[0],
+            "region  ranks         calls         total       average"
+        );
+        assert_eq!(
+            lines[1],
+            "idle        1             0             -             -"
+        );
+        assert_eq!(
+            lines[2],
+            "solve       2             3         33 ns         11 ns"
+        );
     }
 }

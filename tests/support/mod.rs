@@ -18,18 +18,38 @@ pub fn sp() -> Command {
     Command::new(bin)
 }
 
+/// The hint every missing-environment failure gives.
+pub const SETUP_HINT: &str = "run scripts/setup-env.sh first";
+
 /// The Python that has the reference and h5py: `$SP_PYTHON`, else `<repo>/.venv/bin/python`.
-/// Panics with the setup command when neither exists: these tests never skip silently.
+/// Panics with the setup command when it cannot import both: these tests never skip.
 pub fn python() -> PathBuf {
-    let candidate = std::env::var_os("SP_PYTHON")
+    static PYTHON: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    match PYTHON.get_or_init(find_python) {
+        Ok(p) => p.clone(),
+        Err(msg) => panic!("{msg}"),
+    }
+}
+
+fn find_python() -> Result<PathBuf, String> {
+    let python = std::env::var_os("SP_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo().join(".venv/bin/python"));
-    assert!(
-        candidate.exists(),
-        "no Python with the reference at {}: run scripts/setup-env.sh first (or set SP_PYTHON)",
-        candidate.display()
-    );
-    candidate
+    match Command::new(&python)
+        .args(["-c", "import h5py, scope_profiler"])
+        .output()
+    {
+        Ok(out) if out.status.success() => Ok(python),
+        Ok(out) => Err(format!(
+            "{} cannot import h5py and scope_profiler: {SETUP_HINT}\n{}",
+            python.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )),
+        Err(err) => Err(format!(
+            "no python at {}: {err}: {SETUP_HINT}",
+            python.display()
+        )),
+    }
 }
 
 /// A fresh, empty scratch directory for one test.
