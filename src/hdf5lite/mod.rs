@@ -26,3 +26,11 @@ pub use model::{
     ByteOrder, CharSet, CompoundMember, Data, Datatype, EnumMember, Shape, StrPad, StringLength,
 };
 pub use writer::{FileWriter, Layout, ObjectId};
+
+// Reader
+pub mod btree_v1;
+pub mod chunk_index;
+pub mod filters;
+pub mod local_heap;
+pub mod reader;
+pub mod symbol_table_node;
