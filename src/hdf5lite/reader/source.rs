@@ -91,7 +91,7 @@ impl<'a> Source<'a> {
             .at(at));
         }
         let end = at.checked_add(len);
-        if end.is_none_or(|e| e > self.reader.len()) {
+        if !matches!(end, Some(e) if e <= self.reader.len()) {
             return Err(past_end(
                 at,
                 usize::try_from(len).unwrap_or(usize::MAX),
