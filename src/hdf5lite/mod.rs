@@ -29,8 +29,10 @@ pub use writer::{FileWriter, Layout, ObjectId};
 
 // Reader
 pub mod btree_v1;
+pub mod btree_v2;
 pub mod chunk_index;
 pub mod filters;
+pub mod fractal_heap;
 pub mod local_heap;
 pub mod reader;
 pub mod symbol_table_node;
