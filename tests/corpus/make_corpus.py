@@ -206,13 +206,6 @@ def fixed(n, cset=h5t.CSET_ASCII, pad=h5t.STR_NULLTERM):
     return t
 
 
-def vlen(cset=h5t.CSET_UTF8):
-    t = h5t.C_S1.copy()
-    t.set_size(h5t.VARIABLE)
-    t.set_cset(cset)
-    return t
-
-
 def raw_dataset(group, name, tid, data, shape=None):
     """A dataset of an exact low-level string type (h5py's high level hides padding)."""
     data = np.asarray(data)
@@ -256,8 +249,10 @@ def types_content(f):
             filler = b" " if pad == h5t.STR_SPACEPAD else b"\0"
             data = np.array([w.ljust(8, filler) for w in words], dtype="S8")
             raw_dataset(g, f"fixed_{cname}_{pname}", fixed(8, cset, pad), data)
-        obj = np.array([w.decode() for w in words], dtype=object)
-        raw_dataset(g, f"vlen_{cname}", vlen(cset), obj)
+        enc = "ascii" if cset == h5t.CSET_ASCII else "utf-8"
+        obj = words if enc == "ascii" else [w.decode() for w in words]
+        g.create_dataset(f"vlen_{cname}", data=np.array(obj, dtype=object),
+                         dtype=h5py.string_dtype(enc))
     raw_dataset(g, "fixed_scalar", fixed(5, h5t.CSET_UTF8, h5t.STR_NULLPAD),
                 np.array(b"xyz", dtype="S5"), shape=())
     g.create_dataset("vlen_scalar", data="scalar ☃", dtype=h5py.string_dtype())
@@ -386,6 +381,20 @@ def chunk_indexes_content(f):
     bt[10:13, 4:8] = 1
     f.create_dataset("btree2_gzip", data=np.arange(600, dtype="<f8").reshape(30, 20),
                      chunks=(3, 4), maxshape=(None, None), compression="gzip")
+    # Growable but bounded: the index is laid out over the maximum chunk grid.
+    g2 = f.create_dataset("fixed_array_2d_growable", shape=(5, 6), maxshape=(8, 9),
+                          dtype="<i4", chunks=(2, 2), fillvalue=-4)
+    g2[...] = np.arange(30, dtype="<i4").reshape(5, 6)
+    g2[1, 1] = 100
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk((2, 2))
+    dcpl.set_alloc_time(h5d.ALLOC_TIME_EARLY)
+    space = h5py.h5s.create_simple((5, 6), (8, 9))
+    h5d.create(f.id, b"implicit_2d_growable", h5t.STD_I32LE, space, dcpl=dcpl)
+    f["implicit_2d_growable"][...] = np.arange(30, dtype="<i4").reshape(5, 6)
+    ea2 = f.create_dataset("ext_array_2d", shape=(7, 5), maxshape=(7, None), dtype="<i4",
+                           chunks=(3, 2))
+    ea2[...] = np.arange(35, dtype="<i4").reshape(7, 5)
     f.create_dataset("empty_ext", shape=(0,), maxshape=(None,), dtype="<i8", chunks=(16,))
 
 
