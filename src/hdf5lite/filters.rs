@@ -6,78 +6,47 @@ use flate2::{Decompress, FlushDecompress, Status};
 
 use super::error::{Error, Result};
 
-/// A filter identifier, as stored in the filter pipeline message. Open: unknown ids are
-/// representable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FilterId(pub u16);
+pub use super::messages::filter_pipeline::{Filter, FilterId};
 
-impl FilterId {
-    pub const DEFLATE: FilterId = FilterId(1);
-    pub const SHUFFLE: FilterId = FilterId(2);
-    pub const FLETCHER32: FilterId = FilterId(3);
-    pub const SZIP: FilterId = FilterId(4);
-    pub const NBIT: FilterId = FilterId(5);
-    pub const SCALEOFFSET: FilterId = FilterId(6);
-    pub const LZF: FilterId = FilterId(32000);
-    pub const BLOSC: FilterId = FilterId(32001);
-    pub const BZIP2: FilterId = FilterId(307);
-    pub const LZ4: FilterId = FilterId(32004);
-    pub const ZSTD: FilterId = FilterId(32015);
-
-    /// The customary name of a filter, for messages.
-    pub fn known_name(self) -> Option<&'static str> {
-        Some(match self {
-            Self::DEFLATE => "deflate",
-            Self::SHUFFLE => "shuffle",
-            Self::FLETCHER32 => "fletcher32",
-            Self::SZIP => "szip",
-            Self::NBIT => "nbit",
-            Self::SCALEOFFSET => "scaleoffset",
-            Self::LZF => "lzf",
-            Self::BLOSC => "blosc",
-            Self::BZIP2 => "bzip2",
-            Self::LZ4 => "lz4",
-            Self::ZSTD => "zstd",
-            _ => return None,
-        })
-    }
-
-    /// Whether this crate can undo the filter.
-    pub fn is_supported(self) -> bool {
-        matches!(self, Self::DEFLATE | Self::SHUFFLE | Self::FLETCHER32)
-    }
+/// The customary name of a filter, for messages.
+pub fn known_name(id: FilterId) -> Option<&'static str> {
+    Some(match id.0 {
+        1 => "deflate",
+        2 => "shuffle",
+        3 => "fletcher32",
+        4 => "szip",
+        5 => "nbit",
+        6 => "scaleoffset",
+        307 => "bzip2",
+        32000 => "lzf",
+        32001 => "blosc",
+        32004 => "lz4",
+        32015 => "zstd",
+        _ => return None,
+    })
 }
 
-/// One filter of a dataset's pipeline, in the order it was applied on write.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Filter {
-    pub id: FilterId,
-    /// The name stored in the file, if any.
-    pub name: Option<String>,
-    /// Whether the filter may be skipped for a chunk (its mask bit then says so).
-    pub optional: bool,
-    /// Filter parameters ("client data").
-    pub client_data: Vec<u32>,
+/// Whether this crate can undo the filter.
+pub fn is_supported(id: FilterId) -> bool {
+    matches!(id, FilterId::DEFLATE | FilterId::SHUFFLE | FilterId::FLETCHER32)
 }
 
-impl Filter {
-    /// A name for messages: the stored one, else the customary one, else "unknown".
-    pub fn display_name(&self) -> &str {
-        self.name
-            .as_deref()
-            .filter(|n| !n.is_empty())
-            .or(self.id.known_name())
-            .unwrap_or("unknown")
-    }
+/// A name for messages: the stored one, else the customary one, else "unknown".
+pub fn display_name(f: &Filter) -> &str {
+    f.name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+        .or(known_name(f.id))
+        .unwrap_or("unknown")
 }
 
 /// Fails with `Unsupported` if any filter of the pipeline cannot be undone.
 pub fn check_supported(filters: &[Filter]) -> Result<()> {
-    match filters.iter().find(|f| !f.id.is_supported()) {
+    match filters.iter().find(|f| !is_supported(f.id)) {
         Some(f) => Err(Error::unsupported(format!(
             "filter {} ({}) is not supported",
             f.id.0,
-            f.display_name()
+            display_name(f)
         ))),
         None => Ok(()),
     }
@@ -267,7 +236,7 @@ mod tests {
         Filter {
             id,
             name: None,
-            optional: true,
+            flags: 1,
             client_data: client_data.to_vec(),
         }
     }

@@ -38,6 +38,11 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// The underlying reader.
+    pub fn reader(&self) -> &'a dyn ReadAt {
+        self.reader
+    }
+
     /// The file's field widths.
     pub fn widths(&self) -> Widths {
         self.widths
