@@ -28,7 +28,10 @@ pub fn known_name(id: FilterId) -> Option<&'static str> {
 
 /// Whether this crate can undo the filter.
 pub fn is_supported(id: FilterId) -> bool {
-    matches!(id, FilterId::DEFLATE | FilterId::SHUFFLE | FilterId::FLETCHER32)
+    matches!(
+        id,
+        FilterId::DEFLATE | FilterId::SHUFFLE | FilterId::FLETCHER32
+    )
 }
 
 /// A name for messages: the stored one, else the customary one, else "unknown".

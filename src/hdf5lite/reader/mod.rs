@@ -34,8 +34,8 @@ use crate::hdf5lite::superblock::Superblock;
 use crate::hdf5lite::symbol_table_node;
 
 pub use source::Source;
-pub use value::Value;
 use value::Decoder;
+pub use value::Value;
 
 /// An open HDF5 file.
 #[derive(Debug)]
@@ -76,7 +76,7 @@ pub enum ObjectKind {
 #[derive(Debug)]
 pub enum Object<'f, R: ReadAt> {
     Group(Group<'f, R>),
-    Dataset(Dataset<'f, R>),
+    Dataset(Box<Dataset<'f, R>>),
 }
 
 impl<R: ReadAt> File<R> {
@@ -139,7 +139,8 @@ impl<R: ReadAt> File<R> {
                 .into_iter()
                 .find(|l| l.name == *part)
                 .ok_or_else(|| {
-                    Error::usage(format!("no object named {part:?}")).in_object(current.path.clone())
+                    Error::usage(format!("no object named {part:?}"))
+                        .in_object(current.path.clone())
                 })?;
             let child_path = join(&current.path, part);
             let addr = match link.kind {
@@ -147,14 +148,22 @@ impl<R: ReadAt> File<R> {
                 LinkKind::Soft(target) => {
                     depth += 1;
                     if depth > self.limits.max_depth {
-                        return Err(Error::limits("soft links nest too deeply").in_object(child_path));
+                        return Err(
+                            Error::limits("soft links nest too deeply").in_object(child_path)
+                        );
                     }
                     let rest = parts[i + 1..].join("/");
-                    let target = if target.starts_with('/') { target } else { join(&current.path, &target) };
+                    let target = if target.starts_with('/') {
+                        target
+                    } else {
+                        join(&current.path, &target)
+                    };
                     return self.object(&format!("{target}/{rest}"));
                 }
                 LinkKind::Other => {
-                    return Err(Error::unsupported("external or user-defined link").in_object(child_path))
+                    return Err(
+                        Error::unsupported("external or user-defined link").in_object(child_path)
+                    )
                 }
             };
             let header = self.header(addr, &child_path)?;
@@ -168,7 +177,8 @@ impl<R: ReadAt> File<R> {
                     }
                 }
                 ObjectKind::Dataset if last => {
-                    return Dataset::new(self, child_path, header).map(Object::Dataset)
+                    return Dataset::new(self, child_path, header)
+                        .map(|d| Object::Dataset(Box::new(d)))
                 }
                 ObjectKind::Dataset => {
                     return Err(Error::usage("a dataset has no members").in_object(child_path))
@@ -192,7 +202,7 @@ impl<R: ReadAt> File<R> {
     /// The dataset at `path`.
     pub fn dataset(&self, path: &str) -> Result<Dataset<'_, R>> {
         match self.object(path)? {
-            Object::Dataset(d) => Ok(d),
+            Object::Dataset(d) => Ok(*d),
             Object::Group(g) => Err(Error::usage("not a dataset").in_object(g.path)),
         }
     }
@@ -230,17 +240,24 @@ fn decode<T>(
 ) -> Result<T> {
     if m.flags.contains(MessageFlags::SHARED) {
         let what = m.kind.name().unwrap_or("message");
-        return Err(Error::unsupported(format!("shared {what} message (committed datatype or SOHM)")).at(m.offset));
+        return Err(Error::unsupported(format!(
+            "shared {what} message (committed datatype or SOHM)"
+        ))
+        .at(m.offset));
     }
     parse(&mut m.cursor(src.widths()))
 }
 
-fn first<'h>(h: &'h ObjectHeader, t: MessageType) -> Option<&'h RawMessage> {
+fn first(h: &ObjectHeader, t: MessageType) -> Option<&RawMessage> {
     h.messages_of(t).next()
 }
 
 /// Reads every attribute of an object header: compact messages and dense storage.
-fn read_attributes<R: ReadAt>(file: &File<R>, h: &ObjectHeader, path: &str) -> Result<Vec<Attribute>> {
+fn read_attributes<R: ReadAt>(
+    file: &File<R>,
+    h: &ObjectHeader,
+    path: &str,
+) -> Result<Vec<Attribute>> {
     let src = file.src();
     let ctx = |e: Error| e.in_object(path.to_string());
     let mut raw = Vec::new();
@@ -251,12 +268,19 @@ fn read_attributes<R: ReadAt>(file: &File<R>, h: &ObjectHeader, path: &str) -> R
         let info = decode(m, &src, AttributeInfo::parse).map_err(ctx)?;
         if let (Some(heap), Some(index)) = (info.fractal_heap, info.name_index) {
             let heap = FractalHeap::read(&src, heap).map_err(ctx)?;
-            let (_, records) = btree_v2::records(&src, index, RecordType::ATTRIBUTE_NAME).map_err(ctx)?;
+            let (_, records) =
+                btree_v2::records(&src, index, RecordType::ATTRIBUTE_NAME).map_err(ctx)?;
             check_count(records.len(), file.limits, path)?;
             for r in records {
-                let id = r.get(..8).ok_or_else(|| ctx(Error::format("short attribute record")))?;
+                let id = r
+                    .get(..8)
+                    .ok_or_else(|| ctx(Error::format("short attribute record")))?;
                 let bytes = heap.object(&src, id).map_err(ctx)?;
-                let mut c = crate::hdf5lite::cursor::Cursor::new(&bytes, src.absolute(heap.address)?, src.widths());
+                let mut c = crate::hdf5lite::cursor::Cursor::new(
+                    &bytes,
+                    src.absolute(heap.address)?,
+                    src.widths(),
+                );
                 raw.push(messages::Attribute::parse(&mut c).map_err(ctx)?);
             }
         }
@@ -299,7 +323,8 @@ impl<'f, R: ReadAt> Group<'f, R> {
 
     /// The links, sorted by name, whatever the storage (symbol table, compact or dense).
     pub fn links(&self) -> Result<Vec<LinkEntry>> {
-        self.read_links().map_err(|e| e.in_object(self.path.clone()))
+        self.read_links()
+            .map_err(|e| e.in_object(self.path.clone()))
     }
 
     fn read_links(&self) -> Result<Vec<LinkEntry>> {
@@ -332,9 +357,15 @@ impl<'f, R: ReadAt> Group<'f, R> {
                 let (_, records) = btree_v2::records(&src, index, RecordType::LINK_NAME)?;
                 check_count(records.len(), self.file.limits, &self.path)?;
                 for r in records {
-                    let id = r.get(4..).ok_or_else(|| Error::format("short link record"))?;
+                    let id = r
+                        .get(4..)
+                        .ok_or_else(|| Error::format("short link record"))?;
                     let bytes = heap.object(&src, id)?;
-                    let mut c = crate::hdf5lite::cursor::Cursor::new(&bytes, src.absolute(heap.address)?, src.widths());
+                    let mut c = crate::hdf5lite::cursor::Cursor::new(
+                        &bytes,
+                        src.absolute(heap.address)?,
+                        src.widths(),
+                    );
                     out.push(entry(messages::Link::parse(&mut c)?));
                 }
             }
@@ -396,21 +427,36 @@ impl Attribute {
         let ctx = |e: Error| e.in_object(format!("{}@{}", self.path, self.name));
         let src = file.src();
         let mut dec = Decoder::new(&src);
-        let size = self.datatype.element_size().filter(|&s| s > 0).ok_or_else(|| ctx(Error::format("element size 0")))?;
+        let size = self
+            .datatype
+            .element_size()
+            .filter(|&s| s > 0)
+            .ok_or_else(|| ctx(Error::format("element size 0")))?;
         let n = match self.shape() {
             None => return Ok(Value::Array(Vec::new())),
-            Some(s) => s.element_count().ok_or_else(|| ctx(Error::format("element count overflows")))?,
+            Some(s) => s
+                .element_count()
+                .ok_or_else(|| ctx(Error::format("element count overflows")))?,
         };
-        let need = n.checked_mul(size).filter(|&b| b <= self.data.len() as u64).ok_or_else(|| {
-            ctx(Error::format(format!("attribute holds {} bytes, {n} elements need more", self.data.len())))
-        })?;
+        let need = n
+            .checked_mul(size)
+            .filter(|&b| b <= self.data.len() as u64)
+            .ok_or_else(|| {
+                ctx(Error::format(format!(
+                    "attribute holds {} bytes, {n} elements need more",
+                    self.data.len()
+                )))
+            })?;
         let values = self.data[..need as usize]
             .chunks_exact(size as usize)
             .map(|b| dec.value(&self.datatype, b, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(ctx)?;
         Ok(match self.shape() {
-            Some(Shape::Scalar) => values.into_iter().next().unwrap_or(Value::Array(Vec::new())),
+            Some(Shape::Scalar) => values
+                .into_iter()
+                .next()
+                .unwrap_or(Value::Array(Vec::new())),
             _ => Value::Array(values),
         })
     }
@@ -450,12 +496,21 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     fn parse(file: &'f File<R>, path: &str, header: ObjectHeader) -> Result<Self> {
         let src = file.src();
         let need = |t: MessageType| {
-            first(&header, t).ok_or_else(|| Error::format(format!("dataset has no {} message", t.name().unwrap_or("?"))))
+            first(&header, t).ok_or_else(|| {
+                Error::format(format!(
+                    "dataset has no {} message",
+                    t.name().unwrap_or("?")
+                ))
+            })
         };
         if let Some(m) = first(&header, MessageType::EXTERNAL_FILES) {
             return Err(Error::unsupported("external data files").at(m.offset));
         }
-        let datatype = decode(need(MessageType::DATATYPE)?, &src, messages::datatype::parse)?;
+        let datatype = decode(
+            need(MessageType::DATATYPE)?,
+            &src,
+            messages::datatype::parse,
+        )?;
         let dataspace = decode(need(MessageType::DATASPACE)?, &src, Dataspace::parse)?;
         let layout = decode(need(MessageType::LAYOUT)?, &src, DataLayout::parse)?;
         if let DataLayout::Virtual { .. } = layout {
@@ -506,7 +561,9 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     /// Maximum dimension sizes (`u64::MAX` = unlimited); `None` when not simple.
     pub fn max_shape(&self) -> Option<Vec<u64>> {
         match &self.dataspace {
-            Dataspace::Simple { dims, max_dims } => Some(max_dims.clone().unwrap_or_else(|| dims.clone())),
+            Dataspace::Simple { dims, max_dims } => {
+                Some(max_dims.clone().unwrap_or_else(|| dims.clone()))
+            }
             _ => None,
         }
     }
@@ -552,7 +609,9 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     pub fn len(&self) -> Result<u64> {
         match self.shape() {
             None => Ok(0),
-            Some(s) => s.element_count().ok_or_else(|| Error::format("element count overflows")),
+            Some(s) => s
+                .element_count()
+                .ok_or_else(|| Error::format("element count overflows")),
         }
     }
 
@@ -564,7 +623,8 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     /// All elements, in file byte order, row-major.
     pub fn read_raw(&self) -> Result<Vec<u8>> {
         let n = self.len().map_err(|e| e.in_object(self.path.clone()))?;
-        self.read_elements(0, n).map_err(|e| e.in_object(self.path.clone()))
+        self.read_elements(0, n)
+            .map_err(|e| e.in_object(self.path.clone()))
     }
 
     /// Elements `start .. start + count` of a one-dimensional (or scalar) dataset, reading
@@ -575,17 +635,23 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             return Err(ctx(Error::usage("ranges are for one-dimensional datasets")));
         }
         let n = self.len().map_err(ctx)?;
-        if start.checked_add(count).is_none_or(|end| end > n) {
-            return Err(ctx(Error::usage(format!("range {start}+{count} passes the {n} elements"))));
+        if !matches!(start.checked_add(count), Some(end) if end <= n) {
+            return Err(ctx(Error::usage(format!(
+                "range {start}+{count} passes the {n} elements"
+            ))));
         }
         self.read_elements(start, count).map_err(ctx)
     }
 
     fn fill_buffer(&self, n: u64, es: u64) -> Result<Vec<u8>> {
-        let bytes = n.checked_mul(es).ok_or_else(|| Error::format("dataset size overflows"))?;
+        let bytes = n
+            .checked_mul(es)
+            .ok_or_else(|| Error::format("dataset size overflows"))?;
         let limit = self.file.limits.max_read_bytes;
         if bytes > limit {
-            return Err(Error::limits(format!("reading {bytes} bytes exceeds the limit of {limit}")));
+            return Err(Error::limits(format!(
+                "reading {bytes} bytes exceeds the limit of {limit}"
+            )));
         }
         let mut out = vec![0u8; bytes as usize];
         if let Some(fill) = &self.fill {
@@ -606,22 +672,40 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         if count == 0 {
             return Ok(out);
         }
-        let (lo, hi) = (start * es, (start + count) * es);
+        let (lo, hi) = match start.checked_add(count).and_then(|end| end.checked_mul(es)) {
+            Some(hi) => (start * es, hi),
+            None => return Err(Error::format("dataset size overflows")),
+        };
         match &self.layout {
             DataLayout::Compact { data } => {
-                let piece = data.get(lo as usize..hi as usize).ok_or_else(|| Error::format("compact data is shorter than the dataset"))?;
+                let piece = data
+                    .get(lo as usize..hi as usize)
+                    .ok_or_else(|| Error::format("compact data is shorter than the dataset"))?;
                 out.copy_from_slice(piece);
             }
             DataLayout::Contiguous { address, size } => {
                 if let Some(addr) = address {
                     if hi > *size {
-                        return Err(Error::format(format!("contiguous storage of {size} bytes is shorter than the dataset")));
+                        return Err(Error::format(format!(
+                            "contiguous storage of {size} bytes is shorter than the dataset"
+                        )));
                     }
-                    let data = src.raw(addr + lo, hi - lo, self.file.limits.max_read_bytes, "contiguous data")?;
+                    let data = src.raw(
+                        addr.checked_add(lo)
+                            .ok_or_else(|| Error::format("contiguous data address overflows"))?,
+                        hi - lo,
+                        self.file.limits.max_read_bytes,
+                        "contiguous data",
+                    )?;
                     out.copy_from_slice(&data);
                 }
             }
-            DataLayout::Chunked { address, dims, index, flags } => {
+            DataLayout::Chunked {
+                address,
+                dims,
+                index,
+                flags,
+            } => {
                 self.read_chunked(&src, *address, dims, index, *flags, start, count, &mut out)?;
             }
             DataLayout::Virtual { .. } => return Err(Error::unsupported("virtual dataset layout")),
@@ -655,15 +739,25 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         let records: Vec<ChunkRecord> = match (index, address) {
             (_, None) => Vec::new(),
             (ChunkIndex::BTreeV1, Some(a)) => btree_v1::chunks(src, a, layout_dims.len())?,
-            (ChunkIndex::SingleChunk { filtered: f }, a) => chunk_index::single_chunk::records(a, *f, &grid)?,
+            (ChunkIndex::SingleChunk { filtered: f }, a) => {
+                chunk_index::single_chunk::records(a, *f, &grid)?
+            }
             (ChunkIndex::Implicit, a) => chunk_index::implicit::records(a, &grid, src.file_len())?,
-            (ChunkIndex::FixedArray { .. }, Some(a)) => chunk_index::fixed_array::records(src, a, &grid, filtered)?,
-            (ChunkIndex::ExtensibleArray { .. }, Some(a)) => chunk_index::extensible_array::records(src, a, &grid, filtered)?,
-            (ChunkIndex::BTreeV2 { .. }, Some(a)) => chunk_index::btree_v2::records(src, a, &grid, filtered)?,
+            (ChunkIndex::FixedArray { .. }, Some(a)) => {
+                chunk_index::fixed_array::records(src, a, &grid, filtered)?
+            }
+            (ChunkIndex::ExtensibleArray { .. }, Some(a)) => {
+                chunk_index::extensible_array::records(src, a, &grid, filtered)?
+            }
+            (ChunkIndex::BTreeV2 { .. }, Some(a)) => {
+                chunk_index::btree_v2::records(src, a, &grid, filtered)?
+            }
         };
         let chunk_bytes = grid.chunk_bytes()?;
         if chunk_bytes > self.file.limits.max_chunk_bytes {
-            return Err(Error::limits(format!("chunk of {chunk_bytes} bytes exceeds the limit")));
+            return Err(Error::limits(format!(
+                "chunk of {chunk_bytes} bytes exceeds the limit"
+            )));
         }
         let rank = dims.len();
         for r in records {
@@ -681,11 +775,21 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             let stored = src.raw(r.address, r.stored_size, cap, "chunk")?;
             let data = if self.filters.is_empty() {
                 if stored.len() as u64 != chunk_bytes {
-                    return Err(Error::format("unfiltered chunk size differs from the chunk shape").at(at));
+                    return Err(Error::format(
+                        "unfiltered chunk size differs from the chunk shape",
+                    )
+                    .at(at));
                 }
                 stored
             } else {
-                filters::decode_chunk(&self.filters, r.filter_mask, stored, chunk_bytes as usize, es as usize, at)?
+                filters::decode_chunk(
+                    &self.filters,
+                    r.filter_mask,
+                    stored,
+                    chunk_bytes as usize,
+                    es as usize,
+                    at,
+                )?
             };
             copy_chunk(&data, &r.offset, &chunk, &dims, es, start, count, out);
         }
@@ -697,7 +801,9 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         let raw = self.read_raw()?;
         let src = self.file.src();
         let mut dec = Decoder::new(&src);
-        let es = self.element_size().map_err(|e| e.in_object(self.path.clone()))?;
+        let es = self
+            .element_size()
+            .map_err(|e| e.in_object(self.path.clone()))?;
         raw.chunks_exact(es as usize)
             .map(|b| dec.value(&self.datatype, b, 0))
             .collect::<Result<Vec<_>>>()
@@ -716,14 +822,20 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
 
     fn read_ints<T>(&self, conv: impl Fn(i128) -> Option<T>) -> Result<Vec<T>> {
         let ctx = |e: Error| e.in_object(self.path.clone());
-        let Datatype::Integer { size, signed, order } = self.datatype else {
+        let Datatype::Integer {
+            size,
+            signed,
+            order,
+        } = self.datatype
+        else {
             return Err(ctx(Error::usage("not an integer dataset")));
         };
         let raw = self.read_raw()?;
         raw.chunks_exact(size as usize)
             .map(|b| {
                 let v = value::int(b, size, signed, order, 0)?;
-                conv(v).ok_or_else(|| Error::new(ErrorKind::Format, format!("value {v} does not fit")))
+                conv(v)
+                    .ok_or_else(|| Error::new(ErrorKind::Format, format!("value {v} does not fit")))
             })
             .collect::<Result<Vec<_>>>()
             .map_err(ctx)
@@ -759,18 +871,36 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
 
     /// Whether elements are variable-length strings.
     pub fn is_vlen_string(&self) -> bool {
-        matches!(self.datatype, Datatype::String { length: StringLength::Variable, .. })
+        matches!(
+            self.datatype,
+            Datatype::String {
+                length: StringLength::Variable,
+                ..
+            }
+        )
     }
 }
 
 /// Copies the part of a decoded chunk that lies in the extent into `out`. For rank 1,
 /// `out` holds elements `start .. start + count`; otherwise the whole dataset.
 #[allow(clippy::too_many_arguments)]
-fn copy_chunk(data: &[u8], offset: &[u64], chunk: &[u64], dims: &[u64], es: u64, start: u64, count: u64, out: &mut [u8]) {
+fn copy_chunk(
+    data: &[u8],
+    offset: &[u64],
+    chunk: &[u64],
+    dims: &[u64],
+    es: u64,
+    start: u64,
+    count: u64,
+    out: &mut [u8],
+) {
     let rank = dims.len();
     if rank == 1 {
         let lo = offset[0].max(start);
-        let hi = (offset[0] + chunk[0]).min(start + count).min(dims[0]);
+        let hi = offset[0]
+            .saturating_add(chunk[0])
+            .min(start + count)
+            .min(dims[0]);
         if lo >= hi {
             return;
         }
@@ -785,7 +915,9 @@ fn copy_chunk(data: &[u8], offset: &[u64], chunk: &[u64], dims: &[u64], es: u64,
     if run == 0 {
         return;
     }
-    let extent: Vec<u64> = (0..last).map(|d| chunk[d].min(dims[d].saturating_sub(offset[d]))).collect();
+    let extent: Vec<u64> = (0..last)
+        .map(|d| chunk[d].min(dims[d].saturating_sub(offset[d])))
+        .collect();
     if extent.contains(&0) {
         return;
     }

@@ -47,9 +47,11 @@ impl<'s, 'a> Decoder<'s, 'a> {
     /// Decodes one element of `dt` from `bytes` (exactly its size), at file offset `at`.
     pub(crate) fn value(&mut self, dt: &Datatype, bytes: &[u8], at: u64) -> Result<Value> {
         Ok(match dt {
-            Datatype::Integer { size, signed, order } => {
-                Value::Int(int(bytes, *size, *signed, *order, at)?)
-            }
+            Datatype::Integer {
+                size,
+                signed,
+                order,
+            } => Value::Int(int(bytes, *size, *signed, *order, at)?),
             Datatype::Float { size, order } => Value::Float(float(bytes, *size, *order, at)?),
             Datatype::String {
                 length, padding, ..
@@ -85,10 +87,16 @@ impl<'s, 'a> Decoder<'s, 'a> {
                         .checked_add(size as usize)
                         .and_then(|end| bytes.get(start..end))
                         .ok_or_else(|| {
-                            Error::format(format!("member {} passes the end of its compound", m.name))
-                                .at(at)
+                            Error::format(format!(
+                                "member {} passes the end of its compound",
+                                m.name
+                            ))
+                            .at(at)
                         })?;
-                    out.push((m.name.clone(), self.value(&m.datatype, piece, at + start as u64)?));
+                    out.push((
+                        m.name.clone(),
+                        self.value(&m.datatype, piece, at + start as u64)?,
+                    ));
                 }
                 Value::Compound(out)
             }
@@ -194,15 +202,30 @@ mod tests {
     #[test]
     fn integers_of_any_width_and_order() {
         assert_eq!(int(&[0xff, 0xfe], 2, true, ByteOrder::Big, 0).unwrap(), -2);
-        assert_eq!(int(&[0xfe, 0xff], 2, false, ByteOrder::Little, 0).unwrap(), 65534);
-        assert_eq!(int(&[0x80, 0, 0], 3, true, ByteOrder::Big, 0).unwrap(), -(1 << 23));
-        assert_eq!(int(&[0xff; 8], 8, false, ByteOrder::Little, 0).unwrap(), u64::MAX as i128);
+        assert_eq!(
+            int(&[0xfe, 0xff], 2, false, ByteOrder::Little, 0).unwrap(),
+            65534
+        );
+        assert_eq!(
+            int(&[0x80, 0, 0], 3, true, ByteOrder::Big, 0).unwrap(),
+            -(1 << 23)
+        );
+        assert_eq!(
+            int(&[0xff; 8], 8, false, ByteOrder::Little, 0).unwrap(),
+            u64::MAX as i128
+        );
     }
 
     #[test]
     fn floats_both_orders() {
-        assert_eq!(float(&1.5f64.to_be_bytes(), 8, ByteOrder::Big, 0).unwrap(), 1.5);
-        assert_eq!(float(&2.5f32.to_le_bytes(), 4, ByteOrder::Little, 0).unwrap(), 2.5);
+        assert_eq!(
+            float(&1.5f64.to_be_bytes(), 8, ByteOrder::Big, 0).unwrap(),
+            1.5
+        );
+        assert_eq!(
+            float(&2.5f32.to_le_bytes(), 4, ByteOrder::Little, 0).unwrap(),
+            2.5
+        );
     }
 
     #[test]
