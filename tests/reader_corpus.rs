@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value as Json};
 use sp::hdf5lite::messages::ChunkIndex;
 use sp::hdf5lite::model::{ByteOrder, CharSet, Datatype, Shape, StrPad, StringLength};
 use sp::hdf5lite::reader::{Attribute, File, LinkKind, Object, Storage, Value};
-use sp::hdf5lite::{ErrorKind, ReadAt, Result};
+use sp::hdf5lite::{ErrorKind, Limits, ReadAt, Result};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
@@ -362,7 +362,12 @@ fn mutated_files_never_panic() {
                     bytes[i] ^= (seed >> 20) as u8 | 1;
                 }
             }
-            if let Ok(f) = File::open(bytes.as_slice()) {
+            let limits = Limits {
+                max_read_bytes: 64 << 20,
+                max_chunk_bytes: 16 << 20,
+                ..Limits::default()
+            };
+            if let Ok(f) = File::open_with_limits(bytes.as_slice(), limits) {
                 let _ = to_json(&f);
             }
         }
