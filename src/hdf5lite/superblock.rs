@@ -54,7 +54,12 @@ impl Superblock {
             if sig == SIGNATURE {
                 break;
             }
-            at = if at == 0 { 512 } else { at * 2 };
+            at = match at {
+                0 => 512,
+                n => n
+                    .checked_mul(2)
+                    .ok_or_else(|| Error::format("no HDF5 signature found").at(0))?,
+            };
         }
         let n = (len - at).min(256) as usize;
         let mut buf = vec![0u8; n];
