@@ -65,9 +65,10 @@ impl fmt::Display for Error {
                  double-count it. Give the regions distinct names (a 'fortran:' prefix, say) \
                  before merging."
             ),
-            Error::NotAProfile(m) | Error::Schema(m) | Error::Corrupt(m) | Error::Unsupported(m) => {
-                f.write_str(m)
-            }
+            Error::NotAProfile(m)
+            | Error::Schema(m)
+            | Error::Corrupt(m)
+            | Error::Unsupported(m) => f.write_str(m),
             Error::Hdf5(e) => e.fmt(f),
         }
     }

@@ -216,10 +216,7 @@ fn read_columnar<R: ReadAt>(file: &File<R>) -> Result<PerRegion, Error> {
     let event_count = first_column.len().min(second_column.len()) as i128;
     check_event_index(&offsets[..rows], &counts[..rows], event_count)?;
 
-    let mut per_region: PerRegion = names
-        .iter()
-        .map(|n| (n.clone(), BTreeMap::new()))
-        .collect();
+    let mut per_region: PerRegion = names.iter().map(|n| (n.clone(), BTreeMap::new())).collect();
     for row in 0..rows {
         let id = usize::try_from(region_ids[row])
             .ok()
@@ -316,10 +313,7 @@ fn read_aggregate<R: ReadAt>(file: &File<R>) -> Result<PerRegion, Error> {
     ] {
         file.dataset(&format!("/rank_region_index/{column}"))?;
     }
-    let mut per_region: PerRegion = names
-        .iter()
-        .map(|n| (n.clone(), BTreeMap::new()))
-        .collect();
+    let mut per_region: PerRegion = names.iter().map(|n| (n.clone(), BTreeMap::new())).collect();
     for (row, (&id, &rank)) in region_ids.iter().zip(&ranks).enumerate() {
         let id = usize::try_from(id)
             .ok()
@@ -424,7 +418,14 @@ fn meta_value(datatype: &Datatype, shape: &Shape, value: Value) -> Option<MetaVa
     };
     match (shape, datatype) {
         (Shape::Scalar, Datatype::String { .. }) => text(value).map(MetaValue::Str),
-        (Shape::Scalar, Datatype::Integer { size: 8, signed: true, .. }) => match value {
+        (
+            Shape::Scalar,
+            Datatype::Integer {
+                size: 8,
+                signed: true,
+                ..
+            },
+        ) => match value {
             Value::Int(v) => i64::try_from(v).ok().map(MetaValue::Int),
             _ => None,
         },
@@ -432,14 +433,17 @@ fn meta_value(datatype: &Datatype, shape: &Shape, value: Value) -> Option<MetaVa
             Value::Float(v) => Some(MetaValue::Float(v)),
             _ => None,
         },
-        (Shape::Scalar, Datatype::Enum { .. }) if *datatype == Datatype::bool_enum() => {
-            match value {
-                Value::Enum { value, .. } => Some(MetaValue::Bool(value != 0)),
-                _ => None,
-            }
-        }
+        (Shape::Scalar, Datatype::Enum { .. }) if *datatype == Datatype::bool_enum() => match value
+        {
+            Value::Enum { value, .. } => Some(MetaValue::Bool(value != 0)),
+            _ => None,
+        },
         (Shape::Simple(dims), Datatype::String { .. }) if dims.len() == 1 => match value {
-            Value::Array(items) => items.into_iter().map(text).collect::<Option<Vec<_>>>().map(MetaValue::StrList),
+            Value::Array(items) => items
+                .into_iter()
+                .map(text)
+                .collect::<Option<Vec<_>>>()
+                .map(MetaValue::StrList),
             _ => None,
         },
         // Other numbers keep their class, size and sign, in native (little-endian) order,
@@ -507,9 +511,15 @@ mod tests {
     #[test]
     fn event_index_checks() {
         assert!(check_event_index(&[0, 3], &[3, 2], 5).is_ok());
-        assert!(check_event_index(&[0, 0], &[0, 3], 3).is_ok(), "zero-count row sharing offset");
+        assert!(
+            check_event_index(&[0, 0], &[0, 3], 3).is_ok(),
+            "zero-count row sharing offset"
+        );
         let err = check_event_index(&[0, 3], &[3, 3], 5).unwrap_err();
-        assert!(err.to_string().contains("claims 6 recorded events"), "{err}");
+        assert!(
+            err.to_string().contains("claims 6 recorded events"),
+            "{err}"
+        );
         let err = check_event_index(&[0, 2], &[3, 1], 5).unwrap_err();
         assert!(err.to_string().contains("overlapping"), "{err}");
     }
@@ -524,7 +534,10 @@ mod tests {
         };
         let region = |name: &str, ranks: Vec<(u32, Vec<i64>)>| RegionRanks {
             name: name.into(),
-            ranks: ranks.into_iter().map(|(r, s)| (r, calls(name, s))).collect(),
+            ranks: ranks
+                .into_iter()
+                .map(|(r, s)| (r, calls(name, s)))
+                .collect(),
         };
         let mut regions = vec![
             region("late", vec![(0, vec![500])]),
