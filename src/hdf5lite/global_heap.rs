@@ -63,10 +63,7 @@ impl GlobalHeapCollection {
             ))
             .at(address));
         }
-        if address
-            .checked_add(size)
-            .map_or(true, |end| end > src.len())
-        {
+        if address.checked_add(size).is_none_or(|end| end > src.len()) {
             return Err(Error::format(format!(
                 "global heap collection of {size} bytes passes the end of the file"
             ))

@@ -46,7 +46,7 @@ impl Superblock {
         let len = src.len();
         let mut at = 0u64;
         loop {
-            if at.checked_add(9).map_or(true, |end| end > len) {
+            if at.checked_add(9).is_none_or(|end| end > len) {
                 return Err(Error::format("no HDF5 signature found").at(0));
             }
             let mut sig = [0u8; 8];
