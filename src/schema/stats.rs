@@ -37,7 +37,7 @@ pub const SUMMARY_MEMBERS: [&str; 11] = [
 ];
 
 /// Elements numpy converts per buffer when it casts int64 to float64 inside a reduction.
-const CAST_BUFFER: usize = 8192;
+pub const CAST_BUFFER: usize = 8192;
 
 impl Summary {
     /// Statistics of the calls `(starts[i], ends[i])`; all zero when there are none.
@@ -45,29 +45,14 @@ impl Summary {
     pub fn of(starts: &[i64], ends: &[i64]) -> Summary {
         debug_assert_eq!(starts.len(), ends.len());
         let n = starts.len().min(ends.len());
-        if n == 0 {
-            return Summary::default();
-        }
-        let (starts, ends) = (&starts[..n], &ends[..n]);
-        let durations: Vec<i64> = starts
+        let mut builder = SummaryBuilder::new();
+        builder.push(&starts[..n], &ends[..n]);
+        let durations = starts[..n]
             .iter()
-            .zip(ends)
-            .map(|(s, e)| e.wrapping_sub(*s))
-            .collect();
-        let (mean, m2) = mean_and_m2(&durations);
-        Summary {
-            total: durations.iter().fold(0i64, |acc, d| acc.wrapping_add(*d)),
-            minimum: durations.iter().copied().min().unwrap_or(0),
-            maximum: durations.iter().copied().max().unwrap_or(0),
-            first: durations[0],
-            last: durations[n - 1],
-            start_minimum: starts.iter().copied().min().unwrap_or(0),
-            end_maximum: ends.iter().copied().max().unwrap_or(0),
-            gpu_count: 0,
-            gpu_total: 0,
-            mean,
-            m2,
-        }
+            .zip(&ends[..n])
+            .map(|(s, e)| e.wrapping_sub(*s));
+        let m2 = squared_deviation_sum(n as u64, builder.mean(), durations);
+        builder.finish(m2)
     }
 
     /// The 88-byte little-endian compound record.
@@ -93,26 +78,210 @@ impl Summary {
     }
 }
 
-/// `np.mean(d, dtype=float64)` and `np.var(d, dtype=float64) * n` for a non-empty `d`.
-fn mean_and_m2(durations: &[i64]) -> (f64, f64) {
-    let n = durations.len() as f64;
-    let mut block = Vec::with_capacity(durations.len().min(CAST_BUFFER));
-    let mut sum = 0.0;
-    for chunk in durations.chunks(CAST_BUFFER) {
-        block.clear();
-        block.extend(chunk.iter().map(|&d| d as f64));
-        sum += pairwise_sum(&block);
+/// Everything of a [`Summary`] but `m2`, accumulated from calls given in order and in
+/// blocks of any size, so a region of any length is summarised in bounded memory. `m2` needs
+/// the mean first: feed the durations again to [`squared_deviation_sum`].
+#[derive(Debug, Clone)]
+pub struct SummaryBuilder {
+    count: u64,
+    summary: Summary,
+    /// Pairwise sum of each completed 8192-element cast buffer, in order.
+    blocks: Vec<f64>,
+    /// The current, incomplete cast buffer.
+    pending: Vec<f64>,
+}
+
+impl Default for SummaryBuilder {
+    fn default() -> Self {
+        Self::new()
     }
-    let mean = sum / n;
-    let squares: Vec<f64> = durations
-        .iter()
-        .map(|&d| {
-            let x = d as f64 - mean;
-            x * x
-        })
-        .collect();
-    let var = pairwise_sum(&squares) / n;
-    (mean, var * n)
+}
+
+impl SummaryBuilder {
+    /// No calls yet.
+    pub fn new() -> Self {
+        SummaryBuilder {
+            count: 0,
+            summary: Summary::default(),
+            blocks: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Number of calls pushed so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Adds the next calls; `starts` and `ends` must have the same length.
+    pub fn push(&mut self, starts: &[i64], ends: &[i64]) {
+        debug_assert_eq!(starts.len(), ends.len());
+        let s = &mut self.summary;
+        for (&start, &end) in starts.iter().zip(ends) {
+            let d = end.wrapping_sub(start);
+            if self.count == 0 {
+                s.first = d;
+                s.minimum = d;
+                s.maximum = d;
+                s.start_minimum = start;
+                s.end_maximum = end;
+            } else {
+                s.minimum = s.minimum.min(d);
+                s.maximum = s.maximum.max(d);
+                s.start_minimum = s.start_minimum.min(start);
+                s.end_maximum = s.end_maximum.max(end);
+            }
+            s.last = d;
+            s.total = s.total.wrapping_add(d);
+            self.count += 1;
+            if self.pending.capacity() == 0 {
+                self.pending.reserve_exact(CAST_BUFFER);
+            }
+            self.pending.push(d as f64);
+            if self.pending.len() == CAST_BUFFER {
+                self.blocks.push(pairwise_sum(&self.pending));
+                self.pending.clear();
+            }
+        }
+    }
+
+    /// Appends the calls summarised by `later`, which followed this builder's calls. This
+    /// builder must hold a whole number of 8192-call cast buffers (else the float sum would
+    /// differ from numpy's), or `later` must be empty; returns whether it was appended.
+    pub fn append(&mut self, later: SummaryBuilder) -> bool {
+        if later.count == 0 {
+            return true;
+        }
+        if !self.pending.is_empty() {
+            return false;
+        }
+        if self.count == 0 {
+            *self = later;
+            return true;
+        }
+        let (s, l) = (&mut self.summary, &later.summary);
+        s.minimum = s.minimum.min(l.minimum);
+        s.maximum = s.maximum.max(l.maximum);
+        s.start_minimum = s.start_minimum.min(l.start_minimum);
+        s.end_maximum = s.end_maximum.max(l.end_maximum);
+        s.last = l.last;
+        s.total = s.total.wrapping_add(l.total);
+        self.count += later.count;
+        self.blocks.extend_from_slice(&later.blocks);
+        self.pending = later.pending;
+        true
+    }
+
+    /// `np.mean(d, dtype=float64)` of the calls pushed so far (0.0 without calls).
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let mut sum = self.blocks.iter().fold(0.0, |acc, b| acc + b);
+        if !self.pending.is_empty() {
+            sum += pairwise_sum(&self.pending);
+        }
+        sum / self.count as f64
+    }
+
+    /// The summary, given `m2` = [`squared_deviation_sum`] over the same durations.
+    pub fn finish(self, m2_sum: f64) -> Summary {
+        if self.count == 0 {
+            return Summary::default();
+        }
+        let n = self.count as f64;
+        // `np.var(d) * n`: the division and multiplication are kept for their rounding.
+        Summary {
+            mean: self.mean(),
+            m2: m2_sum / n * n,
+            ..self.summary
+        }
+    }
+}
+
+/// numpy's pairwise sum of `(d - mean)²` over the `n` durations `durations` yields, pulled
+/// left to right in O(log n) memory; bit-identical to summing them all in memory.
+pub fn squared_deviation_sum(n: u64, mean: f64, durations: impl Iterator<Item = i64>) -> f64 {
+    let mut squares = durations.map(|d| {
+        let x = d as f64 - mean;
+        x * x
+    });
+    streaming_pairwise_sum(n, &mut squares)
+}
+
+/// [`pairwise_sum`] of the next `n` values of `values` (missing values count as 0.0),
+/// following numpy's recursion but holding at most one 128-value leaf at a time.
+pub fn streaming_pairwise_sum(n: u64, values: &mut impl Iterator<Item = f64>) -> f64 {
+    if n <= LEAF as u64 {
+        let mut leaf = [0.0f64; LEAF];
+        let n = n as usize;
+        for slot in &mut leaf[..n] {
+            *slot = values.next().unwrap_or(0.0);
+        }
+        pairwise_sum(&leaf[..n])
+    } else {
+        let half = split(n);
+        let left = streaming_pairwise_sum(half, values);
+        left + streaming_pairwise_sum(n - half, values)
+    }
+}
+
+/// Largest block numpy sums without splitting.
+const LEAF: usize = 128;
+
+/// Where numpy's pairwise recursion splits `n > 128` values: half, rounded down to a
+/// multiple of 8.
+fn split(n: u64) -> u64 {
+    let half = n / 2;
+    half - half % 8
+}
+
+/// The nodes of numpy's pairwise recursion over `n` values, cut where a node holds at most
+/// `max_leaf` values: summing each node's range independently (in parallel, say) and
+/// combining them with [`PairwisePlan::combine`] gives the bits of the whole sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairwisePlan {
+    /// Half-open index ranges of the cut nodes, left to right.
+    pub ranges: Vec<(u64, u64)>,
+    n: u64,
+    max_leaf: u64,
+}
+
+impl PairwisePlan {
+    /// The plan for `n` values with nodes of at most `max_leaf` (at least 128) values.
+    pub fn new(n: u64, max_leaf: u64) -> Self {
+        let max_leaf = max_leaf.max(LEAF as u64);
+        let mut ranges = Vec::new();
+        fn walk(lo: u64, n: u64, max_leaf: u64, out: &mut Vec<(u64, u64)>) {
+            if n <= max_leaf {
+                out.push((lo, lo + n));
+            } else {
+                let half = split(n);
+                walk(lo, half, max_leaf, out);
+                walk(lo + half, n - half, max_leaf, out);
+            }
+        }
+        walk(0, n, max_leaf, &mut ranges);
+        PairwisePlan {
+            ranges,
+            n,
+            max_leaf,
+        }
+    }
+
+    /// The whole sum from each range's pairwise sum, in the order of [`ranges`](Self::ranges).
+    pub fn combine(&self, sums: &[f64]) -> f64 {
+        fn walk(n: u64, max_leaf: u64, sums: &mut std::slice::Iter<'_, f64>) -> f64 {
+            if n <= max_leaf {
+                sums.next().copied().unwrap_or(0.0)
+            } else {
+                let half = split(n);
+                let left = walk(half, max_leaf, sums);
+                left + walk(n - half, max_leaf, sums)
+            }
+        }
+        walk(self.n, self.max_leaf, &mut sums.iter())
+    }
 }
 
 /// numpy's float64 pairwise summation (`pairwise_sum_DOUBLE`), bit for bit.
@@ -242,12 +411,95 @@ mod tests {
             assert_eq!(s.m2.to_bits(), m2, "m2, case {line}");
             checked += 1;
         }
-        assert_eq!(checked, 13);
+        assert_eq!(checked, 15);
     }
 
     #[test]
     fn negative_durations_are_kept() {
         let s = summary(&[(100, 90), (0, 5)]);
         assert_eq!((s.total, s.minimum, s.maximum), (-5, -10, 5));
+    }
+
+    /// The streamed pieces against the in-memory sums: every length around numpy's
+    /// boundaries (7/8, 128/129, 8192) and well past them.
+    #[test]
+    fn streaming_pairwise_equals_in_memory() {
+        for n in [
+            0usize, 1, 7, 8, 9, 127, 128, 129, 135, 136, 255, 256, 1000, 8191, 8192, 8193, 20_000,
+            70_001,
+        ] {
+            let x: Vec<f64> = lcg_durations(n as u64 + 3, n, 1 << 40)
+                .into_iter()
+                .map(|d| d as f64 / 3.0)
+                .collect();
+            let want = pairwise_sum(&x);
+            let got = streaming_pairwise_sum(n as u64, &mut x.iter().copied());
+            assert_eq!(got.to_bits(), want.to_bits(), "n = {n}");
+            for max_leaf in [0u64, 128, 129, 1000, 4096, 1 << 20] {
+                let plan = PairwisePlan::new(n as u64, max_leaf);
+                let sums: Vec<f64> = plan
+                    .ranges
+                    .iter()
+                    .map(|&(lo, hi)| pairwise_sum(&x[lo as usize..hi as usize]))
+                    .collect();
+                assert_eq!(
+                    plan.combine(&sums).to_bits(),
+                    want.to_bits(),
+                    "n = {n}, leaf {max_leaf}"
+                );
+                assert_eq!(plan.ranges.first().map(|r| r.0), Some(0));
+                assert_eq!(plan.ranges.last().map(|r| r.1), Some(n as u64));
+            }
+        }
+    }
+
+    #[test]
+    fn plan_cuts_at_numpy_split_points() {
+        // 300 values: numpy splits at 144 (150 rounded down to a multiple of 8).
+        assert_eq!(PairwisePlan::new(300, 200).ranges, [(0, 144), (144, 300)]);
+        assert_eq!(PairwisePlan::new(100, 10).ranges, [(0, 100)]);
+    }
+
+    /// Builders fed in blocks and appended at 8192-call boundaries give `Summary::of`.
+    #[test]
+    fn builder_blocks_and_appends_match_whole() {
+        let n = 3 * CAST_BUFFER + 77;
+        let ends = lcg_durations(99, n, 1 << 30);
+        let starts: Vec<i64> = (0..n as i64).map(|i| i * 3 - 500).collect();
+        let ends: Vec<i64> = starts.iter().zip(&ends).map(|(s, d)| s + d).collect();
+        let whole = Summary::of(&starts, &ends);
+
+        let mut first = SummaryBuilder::new();
+        for (s, e) in starts[..CAST_BUFFER]
+            .chunks(1000)
+            .zip(ends[..CAST_BUFFER].chunks(1000))
+        {
+            first.push(s, e);
+        }
+        let mut second = SummaryBuilder::new();
+        second.push(&starts[CAST_BUFFER..], &ends[CAST_BUFFER..]);
+        assert!(first.append(second));
+        assert_eq!(first.count(), n as u64);
+        let durations = starts.iter().zip(&ends).map(|(s, e)| e - s);
+        let m2 = squared_deviation_sum(n as u64, first.mean(), durations);
+        assert_eq!(first.finish(m2), whole);
+
+        // Not at a cast-buffer boundary: refused, nothing changed.
+        let mut odd = SummaryBuilder::new();
+        odd.push(&starts[..5], &ends[..5]);
+        let mut rest = SummaryBuilder::new();
+        rest.push(&starts[5..], &ends[5..]);
+        assert!(!odd.append(rest));
+        assert_eq!(odd.count(), 5);
+        assert!(odd.append(SummaryBuilder::new()));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn streaming_sum_is_bit_identical(values in proptest::collection::vec(-1e12f64..1e12, 0..20_000)) {
+            let want = pairwise_sum(&values);
+            let got = streaming_pairwise_sum(values.len() as u64, &mut values.iter().copied());
+            proptest::prop_assert_eq!(got.to_bits(), want.to_bits());
+        }
     }
 }
