@@ -35,6 +35,7 @@
 mod bytes;
 mod error;
 mod header;
+mod index;
 mod model;
 mod region;
 mod timestamps;
@@ -44,6 +45,7 @@ use std::collections::HashMap;
 
 pub use error::{Field, RegionRef, TraceError, TraceErrorKind};
 pub use header::{parse_header, Endian, Header, Version, HEADER_LEN, MAGIC};
+pub use index::{index, read_timestamps, IndexError, ReadAt, RegionIndex, TraceIndex};
 pub use model::{Region, Trace};
 pub use region::{EncodeError, RegionView};
 pub use timestamps::{TimestampIter, Timestamps};
@@ -123,58 +125,84 @@ fn parse_structure(bytes: &[u8]) -> Result<TraceView<'_>, TraceError> {
 }
 
 impl TraceView<'_> {
-    /// The checks beyond the reference's: a non-negative rank, no NUL byte in a name or
-    /// source path (HDF5 strings end at NUL), and each region name at most once (the
-    /// reference silently keeps only the later record).
+    /// The checks beyond the reference's; see [`check_content`].
     fn check_content(&self) -> Result<(), TraceError> {
-        if self.rank < 0 {
-            return Err(TraceError::new(
-                TraceErrorKind::NegativeRank(self.rank),
-                Some(12),
-            ));
-        }
-        let mut seen: HashMap<&str, u64> = HashMap::with_capacity(self.regions.len());
-        for (index, region) in (0u64..).zip(&self.regions) {
-            let nul = |field: Field, text: &str, at: u64| {
-                text.bytes().position(|b| b == 0).map(|p| {
-                    TraceError::new(
-                        TraceErrorKind::NulInName {
-                            field,
-                            region: RegionRef {
-                                index,
-                                name: Some(region.name.to_owned()),
-                            },
-                        },
-                        Some(at.saturating_add(p as u64)),
-                    )
-                })
-            };
-            if let Some(e) = nul(Field::Name, region.name, region.name_offset()) {
-                return Err(e);
-            }
-            if let Some(source) = region.source_file {
-                if let Some(e) = nul(Field::SourceFile, source, region.source_offset()) {
-                    return Err(e);
-                }
-            }
-            if let Some(first_index) = seen.insert(region.name, index) {
-                return Err(TraceError::new(
-                    TraceErrorKind::DuplicateRegion {
-                        name: region.name.to_owned(),
-                        first_index,
-                        second_index: index,
-                    },
-                    Some(region.offset),
-                ));
-            }
-        }
-        Ok(())
+        check_content(
+            self.rank,
+            self.regions.iter().map(|r| RecordNames {
+                name: r.name,
+                source_file: r.source_file,
+                offset: r.offset,
+            }),
+        )
     }
 
     /// Total number of calls over all regions.
     pub fn total_calls(&self) -> u64 {
         self.regions.iter().map(|r| r.calls() as u64).sum()
     }
+}
+
+/// The strings of one record and where it starts.
+pub(crate) struct RecordNames<'a> {
+    name: &'a str,
+    source_file: Option<&'a str>,
+    offset: u64,
+}
+
+/// The checks beyond the reference's: a non-negative rank, no NUL byte in a name or source
+/// path (HDF5 strings end at NUL), and each region name at most once (the reference silently
+/// keeps only the later record).
+pub(crate) fn check_content<'a>(
+    rank: i32,
+    regions: impl ExactSizeIterator<Item = RecordNames<'a>>,
+) -> Result<(), TraceError> {
+    if rank < 0 {
+        return Err(TraceError::new(
+            TraceErrorKind::NegativeRank(rank),
+            Some(12),
+        ));
+    }
+    let mut seen: HashMap<&str, u64> = HashMap::with_capacity(regions.len());
+    for (index, region) in (0u64..).zip(regions) {
+        let nul = |field: Field, text: &str, at: u64| {
+            text.bytes().position(|b| b == 0).map(|p| {
+                TraceError::new(
+                    TraceErrorKind::NulInName {
+                        field,
+                        region: RegionRef {
+                            index,
+                            name: Some(region.name.to_owned()),
+                        },
+                    },
+                    Some(at.saturating_add(p as u64)),
+                )
+            })
+        };
+        let name_offset = region.offset.saturating_add(4);
+        if let Some(e) = nul(Field::Name, region.name, name_offset) {
+            return Err(e);
+        }
+        if let Some(source) = region.source_file {
+            let source_offset = name_offset
+                .saturating_add(region.name.len() as u64)
+                .saturating_add(4);
+            if let Some(e) = nul(Field::SourceFile, source, source_offset) {
+                return Err(e);
+            }
+        }
+        if let Some(first_index) = seen.insert(region.name, index) {
+            return Err(TraceError::new(
+                TraceErrorKind::DuplicateRegion {
+                    name: region.name.to_owned(),
+                    first_index,
+                    second_index: index,
+                },
+                Some(region.offset),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
