@@ -6,6 +6,13 @@
 //! File order: superblock, object headers (in creation order, root first), global heap
 //! collections, then each dataset's raw data. Metadata comes first so raw data, the bulk of
 //! a profile, is written straight from the caller's buffers at the end.
+//!
+//! Datasets too large to hold in memory are *deferred*: declared with datatype and shape
+//! only ([`FileWriter::create_deferred_dataset`]). [`FileWriter::finish_at`] writes
+//! everything else through a positional sink ([`WriteAt`]) and returns each deferred
+//! dataset's planned address ([`Placement`]); the caller then writes those bytes, in any
+//! order and in pieces, at their addresses. The addresses are those the same tree with the
+//! data given up front would get, so both routes produce the same bytes.
 
 use std::io::Write;
 
@@ -56,8 +63,61 @@ struct AttributeSpec {
 
 #[derive(Debug)]
 enum Kind {
-    Group { links: Vec<(String, ObjectId)> },
-    Dataset { value: Value, layout: Layout },
+    Group {
+        links: Vec<(String, ObjectId)>,
+    },
+    /// `deferred`: the data comes from the caller after [`FileWriter::finish_at`].
+    Dataset {
+        value: Value,
+        layout: Layout,
+        deferred: bool,
+    },
+}
+
+/// A positional byte sink: a file (`pwrite`), a buffer, or a browser-side writer.
+pub trait WriteAt {
+    /// Writes all of `bytes` at absolute `offset`.
+    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()>;
+}
+
+impl WriteAt for Vec<u8> {
+    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()> {
+        let too_big = || std::io::Error::from(std::io::ErrorKind::OutOfMemory);
+        let start = usize::try_from(offset).map_err(|_| too_big())?;
+        let end = start.checked_add(bytes.len()).ok_or_else(too_big)?;
+        if self.len() < end {
+            self.resize(end, 0);
+        }
+        self[start..end].copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// Where [`FileWriter::finish_at`] put the file's end and each deferred dataset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// Length of the whole file once the deferred data is written.
+    pub eof: u64,
+    deferred: Vec<(ObjectId, DataPlace)>,
+}
+
+/// The planned storage of one deferred dataset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataPlace {
+    /// Absolute address of the first byte; `None` when the dataset stores nothing.
+    pub address: Option<u64>,
+    /// Bytes the caller must write there.
+    pub size: u64,
+}
+
+impl Placement {
+    /// The planned storage of deferred dataset `id`.
+    pub fn data(&self, id: ObjectId) -> Option<DataPlace> {
+        self.deferred
+            .iter()
+            .find(|(d, _)| *d == id)
+            .map(|(_, place)| *place)
+    }
 }
 
 #[derive(Debug)]
@@ -125,7 +185,47 @@ impl FileWriter {
             parent,
             name,
             Node {
-                kind: Kind::Dataset { value, layout },
+                kind: Kind::Dataset {
+                    value,
+                    layout,
+                    deferred: false,
+                },
+                attributes: Vec::new(),
+            },
+        )
+    }
+
+    /// Adds a contiguous dataset `name` of fixed-size `datatype` whose data the caller
+    /// writes after [`finish_at`](Self::finish_at), at the address its [`Placement`] gives.
+    pub fn create_deferred_dataset(
+        &mut self,
+        parent: ObjectId,
+        name: &str,
+        datatype: Datatype,
+        shape: Shape,
+    ) -> Result<ObjectId> {
+        if datatype.is_variable_length() {
+            return Err(
+                Error::usage("a deferred dataset needs a fixed-size datatype")
+                    .in_object(name.to_owned()),
+            );
+        }
+        let value = Value {
+            datatype,
+            shape,
+            data: Data::Fixed(Vec::new()),
+        };
+        check_shape(&value).map_err(|e| e.in_object(name.to_owned()))?;
+        raw_size(&value).map_err(|e| e.in_object(name.to_owned()))?;
+        self.add_child(
+            parent,
+            name,
+            Node {
+                kind: Kind::Dataset {
+                    value,
+                    layout: Layout::Contiguous,
+                    deferred: true,
+                },
                 attributes: Vec::new(),
             },
         )
@@ -202,8 +302,48 @@ impl FileWriter {
         Ok(id)
     }
 
-    /// Writes the whole file to `out`; returns the number of bytes written.
+    /// Writes the whole file to `out`; returns the number of bytes written. Fails if any
+    /// dataset is deferred (use [`finish_at`](Self::finish_at)).
     pub fn finish<W: Write>(self, out: &mut W) -> Result<u64> {
+        if self.has_deferred() {
+            return Err(Error::usage(
+                "deferred datasets need a positional sink (finish_at)",
+            ));
+        }
+        let mut written = 0u64;
+        // Writes `bytes` at `at`, zero-filling any alignment gap before it.
+        let placement = self.emit(&mut |at: u64, bytes: &[u8]| -> Result<()> {
+            let gap = at
+                .checked_sub(written)
+                .filter(|&g| g < 8)
+                .ok_or_else(|| Error::usage("writer plan out of step (internal error)"))?;
+            out.write_all(&[0u8; 8][..gap as usize])?;
+            out.write_all(bytes)?;
+            written = at + bytes.len() as u64;
+            Ok(())
+        })?;
+        debug_assert_eq!(written, placement.eof);
+        Ok(written)
+    }
+
+    /// Writes everything but the deferred datasets' data at their final offsets in `out`,
+    /// and says where that data goes. Gaps are left unwritten (a new file reads them as
+    /// zeros); the file is complete once the caller has written every deferred dataset.
+    pub fn finish_at<S: WriteAt + ?Sized>(self, out: &mut S) -> Result<Placement> {
+        self.emit(&mut |at: u64, bytes: &[u8]| -> Result<()> {
+            out.write_all_at(at, bytes)?;
+            Ok(())
+        })
+    }
+
+    fn has_deferred(&self) -> bool {
+        self.nodes
+            .iter()
+            .any(|n| matches!(n.kind, Kind::Dataset { deferred: true, .. }))
+    }
+
+    /// Plans every address, then hands each structure's bytes to `put` in file order.
+    fn emit(&self, put: &mut dyn FnMut(u64, &[u8]) -> Result<()>) -> Result<Placement> {
         // Plan 1: global heap objects for every variable-length string, in a fixed order
         // (objects by id; attributes, then dataset data).
         let mut heap = HeapPlan::default();
@@ -224,12 +364,11 @@ impl FileWriter {
 
         // Plan 2: sizes, then addresses. Header sizes do not depend on address values, so
         // encoding once with zero addresses gives the final sizes.
-        let zero = Addresses {
+        let mut addr = Addresses {
             headers: vec![0; self.nodes.len()],
             heaps: vec![0; heap.collections.len()],
             data: vec![None; self.nodes.len()],
         };
-        let mut addr = zero;
         let mut next = V2_SIZE;
         for (i, node) in self.nodes.iter().enumerate() {
             addr.headers[i] = next;
@@ -241,8 +380,14 @@ impl FileWriter {
             addr.heaps[i] = next;
             next += c.encoded_size();
         }
+        let mut deferred = Vec::new();
         for (i, node) in self.nodes.iter().enumerate() {
-            if let Kind::Dataset { value, .. } = &node.kind {
+            if let Kind::Dataset {
+                value,
+                deferred: later,
+                ..
+            } = &node.kind
+            {
                 let size = raw_size(value)?;
                 if size > 0 {
                     next = align8(next);
@@ -251,49 +396,51 @@ impl FileWriter {
                         .checked_add(size)
                         .ok_or_else(|| Error::usage("file larger than 2^64 bytes"))?;
                 }
+                if *later {
+                    let place = DataPlace {
+                        address: addr.data[i],
+                        size,
+                    };
+                    deferred.push((ObjectId(i), place));
+                }
             }
         }
         let eof = next;
 
         // Emit, with every address known.
-        let mut written = 0u64;
-        // Writes `bytes` at `at`, zero-filling any alignment gap before it.
-        let mut put = |at: u64, bytes: &[u8], out: &mut W| -> Result<()> {
-            let gap = at
-                .checked_sub(written)
-                .filter(|&g| g < 8)
-                .ok_or_else(|| Error::usage("writer plan out of step (internal error)"))?;
-            out.write_all(&[0u8; 8][..gap as usize])?;
-            out.write_all(bytes)?;
-            written = at + bytes.len() as u64;
-            Ok(())
-        };
-        put(0, &Superblock::v2(addr.headers[0], eof).encode_v2(), out)?;
+        put(0, &Superblock::v2(addr.headers[0], eof).encode_v2())?;
         for (i, node) in self.nodes.iter().enumerate() {
             let bytes = self.header(i, node, &addr, &attr_refs[i])?;
-            put(addr.headers[i], &bytes, out)?;
+            put(addr.headers[i], &bytes)?;
         }
         for (c, &at) in heap.collections.iter().zip(&addr.heaps) {
             let mut e = Encoder::new(Widths::STANDARD);
             c.encode(&mut e);
-            put(at, e.as_bytes(), out)?;
+            put(at, e.as_bytes())?;
         }
         for (i, node) in self.nodes.iter().enumerate() {
-            if let (Kind::Dataset { value, .. }, Some(at)) = (&node.kind, addr.data[i]) {
+            if let (
+                Kind::Dataset {
+                    value,
+                    deferred: false,
+                    ..
+                },
+                Some(at),
+            ) = (&node.kind, addr.data[i])
+            {
                 match &value.data {
-                    Data::Fixed(bytes) => put(at, bytes, out)?,
+                    Data::Fixed(bytes) => put(at, bytes)?,
                     Data::VlenStrings(strings) => {
                         let mut e = Encoder::new(Widths::STANDARD);
                         for (s, r) in strings.iter().zip(&data_refs[i]) {
                             descriptor(&mut e, s.len(), addr.heaps[r.0], r.1);
                         }
-                        put(at, e.as_bytes(), out)?;
+                        put(at, e.as_bytes())?;
                     }
                 }
             }
         }
-        debug_assert_eq!(written, eof);
-        Ok(written)
+        Ok(Placement { eof, deferred })
     }
 
     /// Encodes the object header of node `i`.
@@ -332,7 +479,7 @@ impl FileWriter {
                     msg(MessageType::LINK, 0, &mut |e| link.encode(e))?;
                 }
             }
-            Kind::Dataset { value, layout } => {
+            Kind::Dataset { value, layout, .. } => {
                 let Layout::Contiguous = layout;
                 msg(MessageType::DATASPACE, 0, &mut |e| {
                     Dataspace::from_shape(&value.shape).encode(e);
@@ -486,8 +633,8 @@ fn raw_size(value: &Value) -> Result<u64> {
         .ok_or_else(|| Error::usage("dataset size overflows"))
 }
 
-/// Checks that `data` matches `datatype` and `shape`, and that the datatype can be encoded.
-fn check_value(value: &Value) -> Result<()> {
+/// Checks the shape's rank and that the datatype can be encoded.
+fn check_shape(value: &Value) -> Result<()> {
     if let Shape::Simple(dims) = &value.shape {
         if dims.is_empty() || dims.len() > 32 {
             return Err(Error::usage(format!(
@@ -496,11 +643,17 @@ fn check_value(value: &Value) -> Result<()> {
             )));
         }
     }
+    datatype::encode(&value.datatype, &mut Encoder::new(Widths::STANDARD))?;
+    Ok(())
+}
+
+/// Checks that `data` matches `datatype` and `shape`, and that the datatype can be encoded.
+fn check_value(value: &Value) -> Result<()> {
+    check_shape(value)?;
     let count = value
         .shape
         .element_count()
         .ok_or_else(|| Error::usage("element count overflows"))?;
-    datatype::encode(&value.datatype, &mut Encoder::new(Widths::STANDARD))?;
     match &value.data {
         Data::Fixed(bytes) => {
             if value.datatype.is_variable_length() {
@@ -540,4 +693,110 @@ fn check_value(value: &Value) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root attribute, a small dataset, then two columns; `deferred` leaves the columns'
+    /// data to the caller.
+    fn tree(deferred: bool, columns: &[Vec<u8>; 2]) -> (FileWriter, Vec<ObjectId>) {
+        let mut w = FileWriter::new();
+        w.set_attribute(
+            FileWriter::ROOT,
+            "version",
+            Datatype::I64,
+            Shape::Scalar,
+            Data::i64s(&[3]),
+        )
+        .unwrap();
+        let g = w.create_group(FileWriter::ROOT, "events").unwrap();
+        w.create_dataset(
+            g,
+            "names",
+            Datatype::VLEN_UTF8,
+            Shape::vector(2),
+            Data::strings(&["a", "bc"]),
+            Layout::Contiguous,
+        )
+        .unwrap();
+        let mut ids = Vec::new();
+        for (name, bytes) in ["deltas", "durations"].iter().zip(columns) {
+            let shape = Shape::vector(bytes.len() as u64 / 8);
+            ids.push(if deferred {
+                w.create_deferred_dataset(g, name, Datatype::I64, shape)
+                    .unwrap()
+            } else {
+                w.create_dataset(
+                    g,
+                    name,
+                    Datatype::I64,
+                    shape,
+                    Data::Fixed(bytes.clone()),
+                    Layout::Contiguous,
+                )
+                .unwrap()
+            });
+        }
+        (w, ids)
+    }
+
+    fn columns() -> [Vec<u8>; 2] {
+        let a: Vec<u8> = [5i64, -1, 7].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let b: Vec<u8> = [1i64, 2, 3].iter().flat_map(|v| v.to_le_bytes()).collect();
+        [a, b]
+    }
+
+    #[test]
+    fn deferred_data_written_later_gives_the_same_bytes() {
+        let cols = columns();
+        let mut whole = Vec::new();
+        let len = tree(false, &cols).0.finish(&mut whole).unwrap();
+        assert_eq!(len, whole.len() as u64);
+
+        let (w, ids) = tree(true, &cols);
+        let mut out = Vec::new();
+        let placement = w.finish_at(&mut out).unwrap();
+        assert_eq!(placement.eof, len);
+        // The second column first, and the first in two pieces: order does not matter.
+        let second = placement.data(ids[1]).unwrap();
+        assert_eq!(second.size, 24);
+        out.write_all_at(second.address.unwrap(), &cols[1]).unwrap();
+        let first = placement.data(ids[0]).unwrap();
+        let at = first.address.unwrap();
+        assert_eq!(at % 8, 0);
+        assert_eq!(second.address, Some(at + 24));
+        out.write_all_at(at + 8, &cols[0][8..]).unwrap();
+        out.write_all_at(at, &cols[0][..8]).unwrap();
+        assert_eq!(out, whole);
+    }
+
+    #[test]
+    fn empty_deferred_dataset_has_no_storage() {
+        let (w, ids) = tree(true, &[Vec::new(), Vec::new()]);
+        let mut out = Vec::new();
+        let placement = w.finish_at(&mut out).unwrap();
+        assert_eq!(
+            placement.data(ids[0]),
+            Some(DataPlace {
+                address: None,
+                size: 0
+            })
+        );
+        assert_eq!(placement.eof, out.len() as u64);
+        assert_eq!(placement.data(FileWriter::ROOT), None);
+    }
+
+    #[test]
+    fn deferred_needs_a_positional_sink_and_fixed_size_type() {
+        let (w, _) = tree(true, &columns());
+        let err = w.finish(&mut Vec::new()).unwrap_err();
+        assert_eq!(err.kind(), super::super::ErrorKind::Usage);
+        let mut w = FileWriter::new();
+        let err = w
+            .create_deferred_dataset(FileWriter::ROOT, "s", Datatype::VLEN_UTF8, Shape::vector(1))
+            .unwrap_err();
+        assert_eq!(err.kind(), super::super::ErrorKind::Usage);
+    }
 }
