@@ -15,7 +15,7 @@ pub mod write;
 
 pub use error::Error;
 pub use metadata::{MetaValue, Metadata};
-pub use native::{Merger, RegionCalls};
+pub use native::{Merged, MergedRow, Merger, RegionCalls, RegionRecord};
 pub use profile::{Profile, Row};
 pub use read::{read_profile, StoredProfile};
 pub use stats::Summary;

@@ -22,56 +22,139 @@ pub struct RegionCalls {
     pub ends: Vec<i64>,
 }
 
-impl RegionCalls {
-    /// The region's sort key: its earliest start in float seconds, 0.0 without calls.
-    fn first_start_seconds(&self) -> f64 {
-        match self.starts.iter().min() {
-            Some(&min) => min as f64 / 1e9,
-            None => 0.0,
+/// What the merge rules need of one region on one rank. Implemented by [`RegionCalls`]
+/// (calls in memory) and by records that only summarise calls streamed from a file.
+pub trait RegionRecord {
+    fn name(&self) -> &str;
+    /// Number of calls.
+    fn call_count(&self) -> u64;
+    /// The first start in stored order (for `start_time_ns`).
+    fn first_start(&self) -> Option<i64>;
+    /// The smallest start (for the region order).
+    fn min_start(&self) -> Option<i64>;
+    /// Source file, line and text as the input gives them.
+    fn source(&self) -> (Option<&str>, Option<i64>, Option<&str>);
+    /// Checks the record is consistent before it is merged.
+    fn check(&self) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+impl RegionRecord for RegionCalls {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn call_count(&self) -> u64 {
+        self.starts.len() as u64
+    }
+
+    fn first_start(&self) -> Option<i64> {
+        self.starts.first().copied()
+    }
+
+    fn min_start(&self) -> Option<i64> {
+        self.starts.iter().min().copied()
+    }
+
+    fn source(&self) -> (Option<&str>, Option<i64>, Option<&str>) {
+        (
+            self.source_file.as_deref(),
+            self.source_line,
+            self.source_text.as_deref(),
+        )
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if self.starts.len() != self.ends.len() {
+            return Err(Error::MismatchedCalls {
+                region: self.name.clone(),
+                starts: self.starts.len(),
+                ends: self.ends.len(),
+            });
         }
+        Ok(())
+    }
+}
+
+/// The sort key of a region on one rank: its earliest start in float seconds, 0.0 without
+/// calls.
+fn first_start_seconds<R: RegionRecord>(record: &R) -> f64 {
+    match record.min_start() {
+        Some(min) => min as f64 / 1e9,
+        None => 0.0,
     }
 }
 
 /// One region with its calls per rank.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct RegionRanks {
+pub struct RegionRanks<R = RegionCalls> {
     pub name: String,
-    pub ranks: BTreeMap<u32, RegionCalls>,
+    pub ranks: BTreeMap<u32, R>,
 }
 
-impl RegionRanks {
+impl<R: RegionRecord> RegionRanks<R> {
     /// The sort key: the earliest start over the region's ranks, in float seconds.
     fn key(&self) -> f64 {
         self.ranks
             .values()
-            .map(RegionCalls::first_start_seconds)
+            .map(first_start_seconds)
             .fold(f64::INFINITY, f64::min)
     }
 }
 
 /// Stably sorts regions by their earliest start, as `ProfilingResults.get_regions` does.
-pub fn sort_regions(regions: &mut [RegionRanks]) {
+pub fn sort_regions<R: RegionRecord>(regions: &mut [RegionRanks<R>]) {
     regions.sort_by(|a, b| a.key().total_cmp(&b.key()));
 }
 
 /// Collects ranks input by input (in sorted path order) and produces the merged profile.
-#[derive(Debug, Default)]
-pub struct Merger {
+#[derive(Debug)]
+pub struct Merger<R = RegionCalls> {
     /// Rank → the input that claimed it.
     claimed: BTreeMap<u32, String>,
     /// Regions in order of first appearance.
-    regions: Vec<RegionRanks>,
+    regions: Vec<RegionRanks<R>>,
     index: HashMap<String, usize>,
     /// Metadata of the `.h5` input holding the lowest rank, with that rank.
     inherited: Option<(u32, Metadata)>,
     earliest_start: Option<i64>,
 }
 
-impl Merger {
-    pub fn new() -> Self {
-        Self::default()
+impl<R> Default for Merger<R> {
+    fn default() -> Self {
+        Merger {
+            claimed: BTreeMap::new(),
+            regions: Vec::new(),
+            index: HashMap::new(),
+            inherited: None,
+            earliest_start: None,
+        }
     }
+}
 
+/// One merged row: its place in the file order and the record it comes from, with the
+/// source location already normalised (line and text only with a file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergedRow<R> {
+    pub rank: u32,
+    pub region_id: u32,
+    pub source_file: String,
+    pub source_line: i64,
+    pub source_text: String,
+    pub record: R,
+}
+
+/// The merge result before any calls are touched: metadata, region names and rows in file
+/// order, each with its record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merged<R> {
+    pub metadata: Metadata,
+    pub region_names: Vec<String>,
+    pub rows: Vec<MergedRow<R>>,
+}
+
+impl<R: RegionRecord> Merger<R> {
     /// Adds one rank read from `origin` (an input path, used in errors). `metadata` is the
     /// input file's own metadata (`.h5` inputs only). Ranks of one multi-rank input must be
     /// added in ascending order, as the reference iterates them.
@@ -79,7 +162,7 @@ impl Merger {
         &mut self,
         origin: &str,
         rank: i64,
-        regions: Vec<RegionCalls>,
+        regions: Vec<R>,
         metadata: Option<&Metadata>,
     ) -> Result<(), Error> {
         let rank = u32::try_from(rank).map_err(|_| Error::RankOutOfRange {
@@ -94,13 +177,7 @@ impl Merger {
             });
         }
         for region in &regions {
-            if region.starts.len() != region.ends.len() {
-                return Err(Error::MismatchedCalls {
-                    region: region.name.clone(),
-                    starts: region.starts.len(),
-                    ends: region.ends.len(),
-                });
-            }
+            region.check()?;
         }
         self.claimed.insert(rank, origin.to_owned());
         if let Some(meta) = metadata.filter(|m| !m.is_empty()) {
@@ -109,15 +186,16 @@ impl Merger {
             }
         }
         for region in regions {
-            if let Some(&first) = region.starts.first() {
+            if let Some(first) = region.first_start() {
                 self.earliest_start = Some(self.earliest_start.map_or(first, |e| e.min(first)));
             }
-            let slot = match self.index.get(&region.name) {
+            let slot = match self.index.get(region.name()) {
                 Some(&i) => i,
                 None => {
-                    self.index.insert(region.name.clone(), self.regions.len());
+                    self.index
+                        .insert(region.name().to_owned(), self.regions.len());
                     self.regions.push(RegionRanks {
-                        name: region.name.clone(),
+                        name: region.name().to_owned(),
                         ranks: BTreeMap::new(),
                     });
                     self.regions.len() - 1
@@ -152,12 +230,25 @@ impl Merger {
         metadata
     }
 
-    /// The merged profile. `label`, when given, is stored as the run label.
-    pub fn finish(mut self, label: Option<&str>) -> Profile {
+    /// The merged rows in file order with ids and metadata. `label`, when given, is stored
+    /// as the run label.
+    pub fn finish_rows(mut self, label: Option<&str>) -> Merged<R> {
         let metadata = self.native_metadata(label);
         let mut regions = self.regions;
         sort_regions(&mut regions);
         emit(regions, metadata)
+    }
+}
+
+impl Merger<RegionCalls> {
+    /// A merger of regions held in memory (`Merger::default()` for other records).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The merged profile. `label`, when given, is stored as the run label.
+    pub fn finish(self, label: Option<&str>) -> Profile {
+        into_profile(self.finish_rows(label))
     }
 
     /// `import-native --merge`: combines a stored profile with these native ranks (SCHEMA.md
@@ -187,14 +278,34 @@ impl Merger {
         let mut regions = profile.regions;
         regions.extend(natives);
         sort_regions(&mut regions);
-        Ok(emit(regions, metadata))
+        Ok(into_profile(emit(regions, metadata)))
+    }
+}
+
+fn into_profile(merged: Merged<RegionCalls>) -> Profile {
+    Profile {
+        metadata: merged.metadata,
+        region_names: merged.region_names,
+        rows: merged
+            .rows
+            .into_iter()
+            .map(|r| Row {
+                rank: r.rank,
+                region_id: r.region_id,
+                source_file: r.source_file,
+                source_line: r.source_line,
+                source_text: r.source_text,
+                starts: r.record.starts,
+                ends: r.record.ends,
+            })
+            .collect(),
     }
 }
 
 /// Rows for `regions` (already in global order): ranks ascending, and within a rank the
 /// regions in global order; region ids on first appearance.
-fn emit(regions: Vec<RegionRanks>, metadata: Metadata) -> Profile {
-    let mut by_rank: BTreeMap<u32, Vec<RegionCalls>> = BTreeMap::new();
+fn emit<R: RegionRecord>(regions: Vec<RegionRanks<R>>, metadata: Metadata) -> Merged<R> {
+    let mut by_rank: BTreeMap<u32, Vec<R>> = BTreeMap::new();
     for region in regions {
         for (rank, calls) in region.ranks {
             by_rank.entry(rank).or_default().push(calls);
@@ -206,14 +317,14 @@ fn emit(regions: Vec<RegionRanks>, metadata: Metadata) -> Profile {
     for (rank, regions) in by_rank {
         for region in regions {
             let next_id = region_names.len() as u32;
-            let id = *ids.entry(region.name.clone()).or_insert_with(|| {
-                region_names.push(region.name.clone());
+            let id = *ids.entry(region.name().to_owned()).or_insert_with(|| {
+                region_names.push(region.name().to_owned());
                 next_id
             });
             rows.push(row(rank, id, region));
         }
     }
-    Profile {
+    Merged {
         metadata,
         region_names,
         rows,
@@ -221,23 +332,22 @@ fn emit(regions: Vec<RegionRanks>, metadata: Metadata) -> Profile {
 }
 
 /// The row of `region` on `rank`: the line and text survive only with a source file.
-fn row(rank: u32, region_id: u32, region: RegionCalls) -> Row {
-    let (source_file, source_line, source_text) = match region.source_file {
-        Some(file) if !file.is_empty() => (
-            file,
-            region.source_line.filter(|l| *l >= 0).unwrap_or(-1),
-            region.source_text.unwrap_or_default(),
+fn row<R: RegionRecord>(rank: u32, region_id: u32, region: R) -> MergedRow<R> {
+    let (source_file, source_line, source_text) = match region.source() {
+        (Some(file), line, text) if !file.is_empty() => (
+            file.to_owned(),
+            line.filter(|l| *l >= 0).unwrap_or(-1),
+            text.unwrap_or_default().to_owned(),
         ),
         _ => (String::new(), -1, String::new()),
     };
-    Row {
+    MergedRow {
         rank,
         region_id,
         source_file,
         source_line,
         source_text,
-        starts: region.starts,
-        ends: region.ends,
+        record: region,
     }
 }
 

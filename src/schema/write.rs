@@ -7,7 +7,8 @@ use crate::hdf5lite::{
 };
 
 use super::error::Error;
-use super::profile::Profile;
+use super::metadata::Metadata;
+use super::profile::{Profile, Row};
 use super::stats::{Summary, SUMMARY_MEMBERS, SUMMARY_SIZE};
 
 /// The schema version this module writes.
@@ -37,8 +38,94 @@ pub fn summary_datatype() -> Datatype {
     }
 }
 
+/// One row of `rank_region_index` without its calls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowHead<'a> {
+    pub rank: u32,
+    pub region_id: u32,
+    pub source_file: &'a str,
+    pub source_line: i64,
+    pub source_text: &'a str,
+    pub calls: u64,
+}
+
+/// The datasets of a [`to_hdf5_deferred`] tree whose data the caller writes after
+/// [`FileWriter::finish_at`]: one 88-byte [`Summary`] record per row, and the two event
+/// columns (little-endian i64, rows in order; deltas restart from 0 at each row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeferredColumns {
+    pub summary_statistics: ObjectId,
+    pub start_deltas: ObjectId,
+    pub durations: ObjectId,
+}
+
 /// Builds the HDF5 file tree of `profile`; call [`FileWriter::finish`] to emit it.
 pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
+    let heads: Vec<RowHead<'_>> = profile.rows.iter().map(head).collect();
+    let summaries: Vec<u8> = profile
+        .rows
+        .iter()
+        .flat_map(|r| Summary::of(&r.starts, &r.ends).encode())
+        .collect();
+    let events = profile.event_count() as usize;
+    let mut deltas = Vec::with_capacity(events * 8);
+    let mut durations = Vec::with_capacity(events * 8);
+    for row in &profile.rows {
+        let mut previous = 0i64;
+        for (&start, &end) in row.starts.iter().zip(&row.ends) {
+            deltas.extend_from_slice(&start.wrapping_sub(previous).to_le_bytes());
+            durations.extend_from_slice(&end.wrapping_sub(start).to_le_bytes());
+            previous = start;
+        }
+    }
+    let (w, _) = build(
+        &profile.metadata,
+        &profile.region_names,
+        &heads,
+        Some([summaries, deltas, durations]),
+    )?;
+    Ok(w)
+}
+
+/// The same tree as [`to_hdf5`] gives for these rows (the same bytes, once the caller has
+/// written the [`DeferredColumns`]), with the bulk data left to the caller so it can be
+/// streamed.
+pub fn to_hdf5_deferred(
+    metadata: &Metadata,
+    region_names: &[String],
+    rows: &[RowHead<'_>],
+) -> Result<(FileWriter, DeferredColumns), Error> {
+    let (w, ids) = build(metadata, region_names, rows, None)?;
+    let [summary_statistics, start_deltas, durations] = ids;
+    Ok((
+        w,
+        DeferredColumns {
+            summary_statistics,
+            start_deltas,
+            durations,
+        },
+    ))
+}
+
+fn head(r: &Row) -> RowHead<'_> {
+    RowHead {
+        rank: r.rank,
+        region_id: r.region_id,
+        source_file: &r.source_file,
+        source_line: r.source_line,
+        source_text: &r.source_text,
+        calls: r.call_count() as u64,
+    }
+}
+
+/// The schema-3 tree; `bulk` holds the summaries and the two event columns, or `None` to
+/// defer them. Returns the ids of those three datasets.
+fn build(
+    metadata: &Metadata,
+    region_names: &[String],
+    rows: &[RowHead<'_>],
+    bulk: Option<[Vec<u8>; 3]>,
+) -> Result<(FileWriter, [ObjectId; 3]), Error> {
     let mut w = FileWriter::new();
     let root = FileWriter::ROOT;
     w.set_attribute(
@@ -56,10 +143,10 @@ pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
         Data::strings(&["columnar"]),
     )?;
 
-    let metadata = w.create_group(root, "metadata")?;
-    for (name, value) in &profile.metadata {
+    let meta = w.create_group(root, "metadata")?;
+    for (name, value) in metadata {
         let (datatype, shape, data) = value.to_attribute();
-        w.set_attribute(metadata, name, datatype, shape, data)?;
+        w.set_attribute(meta, name, datatype, shape, data)?;
     }
 
     let region_table = w.create_group(root, "region_table")?;
@@ -68,12 +155,11 @@ pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
         region_table,
         "names",
         Datatype::VLEN_UTF8,
-        Data::strings(&profile.region_names),
+        Data::strings(region_names),
     )?;
 
-    let rows = &profile.rows;
     let index = w.create_group(root, "rank_region_index")?;
-    let column = |f: &dyn Fn(&super::profile::Row) -> i64| rows.iter().map(f).collect::<Vec<_>>();
+    let column = |f: &dyn Fn(&RowHead<'_>) -> i64| rows.iter().map(f).collect::<Vec<_>>();
     dataset(
         &mut w,
         index,
@@ -88,15 +174,16 @@ pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
         Datatype::U32,
         Data::u32s(&rows.iter().map(|r| r.rank).collect::<Vec<_>>()),
     )?;
-    let counts: Vec<u64> = rows.iter().map(|r| r.call_count() as u64).collect();
-    let offsets: Vec<u64> = counts
-        .iter()
-        .scan(0u64, |next, &c| {
-            let offset = *next;
-            *next += c;
-            Some(offset)
-        })
-        .collect();
+    let counts: Vec<u64> = rows.iter().map(|r| r.calls).collect();
+    let mut offsets = Vec::with_capacity(counts.len());
+    let mut next = 0u64;
+    for &c in &counts {
+        offsets.push(next);
+        next = next
+            .checked_add(c)
+            .ok_or_else(|| Error::Unsupported("more than 2^64 events".into()))?;
+    }
+    let events = next;
     dataset(
         &mut w,
         index,
@@ -125,33 +212,33 @@ pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
         Datatype::I64,
         Data::i64s(&column(&|_| -1)),
     )?;
-    let summaries: Vec<u8> = rows
-        .iter()
-        .flat_map(|r| Summary::of(&r.starts, &r.ends).encode())
-        .collect();
-    dataset(
+    let [summaries, deltas, durations] = match bulk {
+        Some([s, d, u]) => [Some(s), Some(d), Some(u)],
+        None => [None, None, None],
+    };
+    let summary_id = bulk_dataset(
         &mut w,
         index,
         "summary_statistics",
         summary_datatype(),
-        Data::Fixed(summaries),
+        rows.len() as u64,
+        summaries,
     )?;
-    let strings = |f: &dyn Fn(&super::profile::Row) -> String| {
-        Data::VlenStrings(rows.iter().map(f).collect())
-    };
+    let strings =
+        |f: &dyn Fn(&RowHead<'_>) -> String| Data::VlenStrings(rows.iter().map(f).collect());
     dataset(
         &mut w,
         index,
         "source_files",
         Datatype::VLEN_UTF8,
-        strings(&|r| r.source_file.clone()),
+        strings(&|r| r.source_file.to_owned()),
     )?;
     dataset(
         &mut w,
         index,
         "source_texts",
         Datatype::VLEN_UTF8,
-        strings(&|r| r.source_text.clone()),
+        strings(&|r| r.source_text.to_owned()),
     )?;
     dataset(
         &mut w,
@@ -168,32 +255,25 @@ pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
         strings(&|_| "[]".into()),
     )?;
 
-    let events = w.create_group(root, "events")?;
-    let mut deltas = Vec::with_capacity(profile.event_count() as usize * 8);
-    let mut durations = Vec::with_capacity(profile.event_count() as usize * 8);
-    for row in rows {
-        let mut previous = 0i64;
-        for (&start, &end) in row.starts.iter().zip(&row.ends) {
-            deltas.extend_from_slice(&start.wrapping_sub(previous).to_le_bytes());
-            durations.extend_from_slice(&end.wrapping_sub(start).to_le_bytes());
-            previous = start;
-        }
+    let group = w.create_group(root, "events")?;
+    let deltas_id = bulk_dataset(&mut w, group, "start_deltas", Datatype::I64, events, deltas)?;
+    let durations_id = bulk_dataset(&mut w, group, "durations", Datatype::I64, events, durations)?;
+    Ok((w, [summary_id, deltas_id, durations_id]))
+}
+
+/// A 1-D contiguous dataset of `len` elements holding `data`, or deferred without it.
+fn bulk_dataset(
+    w: &mut FileWriter,
+    parent: ObjectId,
+    name: &str,
+    datatype: Datatype,
+    len: u64,
+    data: Option<Vec<u8>>,
+) -> Result<ObjectId, Error> {
+    match data {
+        Some(bytes) => dataset(w, parent, name, datatype, Data::Fixed(bytes)),
+        None => Ok(w.create_deferred_dataset(parent, name, datatype, Shape::vector(len))?),
     }
-    dataset(
-        &mut w,
-        events,
-        "start_deltas",
-        Datatype::I64,
-        Data::Fixed(deltas),
-    )?;
-    dataset(
-        &mut w,
-        events,
-        "durations",
-        Datatype::I64,
-        Data::Fixed(durations),
-    )?;
-    Ok(w)
 }
 
 /// A 1-D contiguous dataset holding `data`.
@@ -219,4 +299,64 @@ fn dataset(
         data,
         Layout::Contiguous,
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hdf5lite::writer::WriteAt;
+    use crate::schema::{Merger, RegionCalls};
+
+    #[test]
+    fn deferred_tree_plus_bulk_is_byte_identical() {
+        let mut m = Merger::new();
+        let calls = |name: &str, starts: &[i64], ends: &[i64]| RegionCalls {
+            name: name.into(),
+            source_file: Some("a.c".into()),
+            source_line: Some(3),
+            starts: starts.to_vec(),
+            ends: ends.to_vec(),
+            ..RegionCalls::default()
+        };
+        m.add_rank("r0", 0, vec![calls("x", &[5, 9, 20], &[7, 15, 21])], None)
+            .unwrap();
+        m.add_rank(
+            "r1",
+            1,
+            vec![calls("y", &[1], &[4]), calls("x", &[], &[])],
+            None,
+        )
+        .unwrap();
+        let profile = m.finish(Some("t"));
+        let mut whole = Vec::new();
+        to_hdf5(&profile).unwrap().finish(&mut whole).unwrap();
+
+        let heads: Vec<RowHead<'_>> = profile.rows.iter().map(head).collect();
+        let (w, ids) = to_hdf5_deferred(&profile.metadata, &profile.region_names, &heads).unwrap();
+        let mut out = Vec::new();
+        let placement = w.finish_at(&mut out).unwrap();
+        let put = |out: &mut Vec<u8>, id, bytes: Vec<u8>| {
+            let place = placement.data(id).unwrap();
+            assert_eq!(place.size, bytes.len() as u64);
+            out.write_all_at(place.address.unwrap(), &bytes).unwrap();
+        };
+        let summaries = profile
+            .rows
+            .iter()
+            .flat_map(|r| Summary::of(&r.starts, &r.ends).encode())
+            .collect();
+        // rank 0: x; rank 1: y then x (empty) → deltas restart per row.
+        let deltas = [5i64, 4, 11, 1]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let durations = [2i64, 6, 1, 3]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        put(&mut out, ids.summary_statistics, summaries);
+        put(&mut out, ids.start_deltas, deltas);
+        put(&mut out, ids.durations, durations);
+        assert_eq!(out, whole);
+    }
 }
