@@ -9,6 +9,9 @@ use sp::hdf5lite;
 use sp::schema::{self, Merger, RegionCalls};
 use sp::trace;
 
+mod progress;
+mod stream;
+
 use super::inputs::{self, InputPath};
 use super::local_file::LocalFile;
 use super::output::write_atomically;
@@ -53,6 +56,9 @@ pub struct Opts {
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     let paths = inputs::discover(&opts.inputs)?;
+    if opts.merge.is_none() && paths.iter().all(|p| !p.is_hdf5()) {
+        return run_streaming(&opts, &paths);
+    }
     let mut merger = Merger::new();
     for path in &paths {
         add_input(&mut merger, path)?;
@@ -89,6 +95,39 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
         let _ = summary::print(&profile, &mut out)
             .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
+    }
+    Ok(())
+}
+
+/// Traces only: the streaming conversion, in bounded memory on all cores.
+fn run_streaming(opts: &Opts, paths: &[InputPath]) -> Result<(), Failure> {
+    let label = opts
+        .label
+        .clone()
+        .filter(|l| !l.is_empty())
+        .unwrap_or_else(|| output_stem(&opts.output));
+    let files: Vec<std::path::PathBuf> = paths.iter().map(|p| p.as_path().to_owned()).collect();
+    let names: Vec<String> = paths.iter().map(|p| p.as_str().to_owned()).collect();
+    let progress = progress::Progress::new(!opts.quiet);
+    // Both passes read every input's timestamps once.
+    let input_bytes: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    progress.set_total(input_bytes.saturating_mul(2));
+    let converted =
+        progress.around(|| stream::convert(&files, &names, &label, &opts.output, &progress))?;
+    if !opts.quiet {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
+        let _ = summary::print_rows(
+            &converted.region_names,
+            converted.totals.into_iter(),
+            &mut out,
+        )
+        .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
     }
     Ok(())
 }

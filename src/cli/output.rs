@@ -65,6 +65,15 @@ impl AtomicOutput {
             .expect("the file is present until commit consumes self")
     }
 
+    /// The file itself, for positional writes (`pwrite`) from several threads. Do not mix
+    /// with writes through [`writer`](Self::writer).
+    pub fn file(&self) -> &File {
+        self.file
+            .as_ref()
+            .map(BufWriter::get_ref)
+            .expect("the file is present until commit consumes self")
+    }
+
     /// Flushes, syncs and renames the temporary file over the destination.
     pub fn commit(mut self) -> Result<(), Failure> {
         let fail = |e: io::Error| {

@@ -14,8 +14,30 @@ struct RegionTotals {
 }
 
 fn totals(profile: &Profile) -> Vec<RegionTotals> {
-    let mut out: Vec<RegionTotals> = profile
-        .region_names
+    region_totals(
+        &profile.region_names,
+        profile.rows.iter().map(|row| RowTotal {
+            region_id: row.region_id,
+            calls: row.call_count() as u64,
+            total_ns: row
+                .starts
+                .iter()
+                .zip(&row.ends)
+                .map(|(s, e)| i128::from(*e) - i128::from(*s))
+                .sum::<i128>(),
+        }),
+    )
+}
+
+/// One row's contribution to the table: its calls and their exact total duration.
+pub struct RowTotal {
+    pub region_id: u32,
+    pub calls: u64,
+    pub total_ns: i128,
+}
+
+fn region_totals(names: &[String], rows: impl Iterator<Item = RowTotal>) -> Vec<RegionTotals> {
+    let mut out: Vec<RegionTotals> = names
         .iter()
         .map(|name| RegionTotals {
             name: name.clone(),
@@ -24,16 +46,11 @@ fn totals(profile: &Profile) -> Vec<RegionTotals> {
             total_ns: 0,
         })
         .collect();
-    for row in &profile.rows {
+    for row in rows {
         if let Some(t) = out.get_mut(row.region_id as usize) {
             t.ranks += 1;
-            t.calls += row.call_count() as u64;
-            t.total_ns += row
-                .starts
-                .iter()
-                .zip(&row.ends)
-                .map(|(s, e)| i128::from(*e) - i128::from(*s))
-                .sum::<i128>();
+            t.calls += row.calls;
+            t.total_ns += row.total_ns;
         }
     }
     out
@@ -61,7 +78,19 @@ pub fn human_duration(ns: f64) -> String {
 
 /// Prints the summary table to `out`.
 pub fn print(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
-    let rows = totals(profile);
+    print_totals(totals(profile), out)
+}
+
+/// Prints the summary table of rows given without their calls (a streamed conversion).
+pub fn print_rows(
+    names: &[String],
+    rows: impl Iterator<Item = RowTotal>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    print_totals(region_totals(names, rows), out)
+}
+
+fn print_totals(rows: Vec<RegionTotals>, out: &mut dyn Write) -> io::Result<()> {
     let width = rows
         .iter()
         .map(|r| r.name.chars().count())

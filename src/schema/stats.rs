@@ -189,14 +189,19 @@ impl SummaryBuilder {
         if self.count == 0 {
             return Summary::default();
         }
-        let n = self.count as f64;
-        // `np.var(d) * n`: the division and multiplication are kept for their rounding.
         Summary {
             mean: self.mean(),
-            m2: m2_sum / n * n,
+            m2: m2_from_sum(m2_sum, self.count),
             ..self.summary
         }
     }
+}
+
+/// `m2` from the pairwise sum of squared deviations over `count` calls: `np.var(d) * n`,
+/// the division and multiplication kept for their rounding.
+pub fn m2_from_sum(sum: f64, count: u64) -> f64 {
+    let n = count as f64;
+    sum / n * n
 }
 
 /// numpy's pairwise sum of `(d - mean)²` over the `n` durations `durations` yields, pulled

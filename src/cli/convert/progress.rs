@@ -1,0 +1,124 @@
+//! A progress bar on stderr for long conversions: drawn only when stderr is a terminal and
+//! the work has run for half a second, cleared when it ends. Counts bytes of timestamps
+//! handled; the threads doing the work just add to an atomic counter.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Shared progress of one conversion.
+pub struct Progress {
+    done: AtomicU64,
+    total: AtomicU64,
+    finished: AtomicBool,
+    enabled: bool,
+}
+
+impl Progress {
+    /// A counter that draws on stderr only if `wanted` and stderr is a terminal.
+    pub fn new(wanted: bool) -> Self {
+        Progress {
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
+            enabled: wanted && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Sets the amount of work expected.
+    pub fn set_total(&self, total: u64) {
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    /// Records `n` more units of work done.
+    pub fn add(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Runs `work` while a thread redraws the bar, then clears it.
+    pub fn around<T>(&self, work: impl FnOnce() -> T) -> T {
+        if !self.enabled {
+            return work();
+        }
+        std::thread::scope(|scope| {
+            scope.spawn(|| self.draw_until_finished());
+            let out = work();
+            self.finished.store(true, Ordering::Relaxed);
+            out
+        })
+    }
+
+    fn draw_until_finished(&self) {
+        let start = Instant::now();
+        let mut drawn = false;
+        while !self.finished.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(100));
+            if start.elapsed() < Duration::from_millis(500) || self.finished.load(Ordering::Relaxed)
+            {
+                continue;
+            }
+            let line = bar(
+                self.done.load(Ordering::Relaxed),
+                self.total.load(Ordering::Relaxed),
+                start.elapsed(),
+            );
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r{line}");
+            let _ = err.flush();
+            drawn = true;
+        }
+        if drawn {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+    }
+}
+
+/// One line: `[=====>    ]  45%  1.2/2.6 GiB  3.1 s`.
+fn bar(done: u64, total: u64, elapsed: Duration) -> String {
+    const WIDTH: u64 = 30;
+    let total = total.max(1);
+    let done = done.min(total);
+    let filled = done * WIDTH / total;
+    let mut s = String::with_capacity(64);
+    s.push('[');
+    for i in 0..WIDTH {
+        s.push(match i.cmp(&filled) {
+            std::cmp::Ordering::Less => '=',
+            std::cmp::Ordering::Equal => '>',
+            std::cmp::Ordering::Greater => ' ',
+        });
+    }
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    s.push_str(&format!(
+        "] {:3}%  {:.1}/{:.1} GiB  {:.1} s",
+        done * 100 / total,
+        gib(done),
+        gib(total),
+        elapsed.as_secs_f64()
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bar_shows_fraction_and_sizes() {
+        let line = bar(1 << 29, 1 << 30, Duration::from_millis(1500));
+        assert_eq!(
+            line,
+            "[===============>              ]  50%  0.5/1.0 GiB  1.5 s"
+        );
+        assert!(bar(5, 0, Duration::ZERO).contains("100%"));
+    }
+
+    #[test]
+    fn disabled_progress_just_runs_the_work() {
+        let p = Progress::new(false);
+        p.set_total(10);
+        assert_eq!(p.around(|| 7), 7);
+    }
+}

@@ -1,0 +1,682 @@
+//! The streaming conversion of `.spt` inputs, in bounded memory and on all cores.
+//!
+//! Pass 1 (inputs in parallel): index each trace, then read each region's timestamps in
+//! blocks to get its call count, first and smallest start and its [`Summary`] (`m2` too,
+//! when the region fits one block). The merge rules then give the row order, region ids and
+//! metadata from these summaries alone, and the HDF5 writer lays the file out with the bulk
+//! datasets deferred. Pass 2 (units of about one block, in parallel): read each row's calls
+//! again and write its start deltas and durations at their final offsets with `pwrite`;
+//! regions larger than a block get their `m2` from the pieces of numpy's pairwise tree,
+//! summed per unit and combined in order. Last, the summary records are written.
+//!
+//! Memory: a few blocks per thread, plus small inputs (read whole in pass 1) kept for pass 2
+//! up to a budget. Same inputs → the same bytes as the in-memory conversion.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use sp::hdf5lite::writer::{DataPlace, WriteAt};
+use sp::schema::stats::{m2_from_sum, pairwise_sum, squared_deviation_sum, PairwisePlan};
+use sp::schema::stats::{SummaryBuilder, CAST_BUFFER};
+use sp::schema::write::{to_hdf5_deferred, RowHead};
+use sp::schema::{Merged, Merger, RegionRecord, Summary};
+use sp::trace::{self, Endian, IndexError, ReadAt as _};
+
+use super::progress::Progress;
+use crate::cli::output::AtomicOutput;
+use crate::cli::summary::RowTotal;
+use crate::cli::Failure;
+
+/// Calls handled at once: 512 Ki calls, 4 MiB per timestamp array. A multiple of numpy's
+/// 8192-element cast buffer, so block-wise means keep numpy's bits.
+pub const BLOCK: u64 = 1 << 19;
+const _: () = assert!(BLOCK % CAST_BUFFER as u64 == 0);
+/// Inputs up to this size are read whole in pass 1 and, budget permitting, kept for pass 2.
+const SMALL_FILE: u64 = 4 << 20;
+/// Bytes of small inputs kept between the passes.
+const RETAIN_BUDGET: u64 = 96 << 20;
+
+/// One region of one rank as pass 1 leaves it: everything but its calls.
+#[derive(Debug, Clone)]
+pub struct Streamed {
+    name: String,
+    source_file: Option<String>,
+    source_line: Option<i64>,
+    calls: u64,
+    first_start: Option<i64>,
+    /// Complete, except `m2` when `calls > BLOCK` (then computed in pass 2).
+    summary: Summary,
+    /// Exact total duration, for the printed table.
+    total_ns: i128,
+    /// Which input, and where its arrays lie.
+    input: usize,
+    starts_at: u64,
+    ends_at: u64,
+}
+
+impl RegionRecord for Streamed {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn call_count(&self) -> u64 {
+        self.calls
+    }
+
+    fn first_start(&self) -> Option<i64> {
+        self.first_start
+    }
+
+    fn min_start(&self) -> Option<i64> {
+        (self.calls > 0).then_some(self.summary.start_minimum)
+    }
+
+    fn source(&self) -> (Option<&str>, Option<i64>, Option<&str>) {
+        (self.source_file.as_deref(), self.source_line, None)
+    }
+}
+
+/// A pass-1 result: one rank.
+struct Scanned {
+    rank: i64,
+    regions: Vec<Streamed>,
+    endian: Endian,
+    /// The whole input, when small enough to keep for pass 2.
+    kept: Option<Arc<Vec<u8>>>,
+}
+
+/// Where an input's bytes come from in pass 2.
+#[derive(Clone)]
+enum Source {
+    Bytes(Arc<Vec<u8>>),
+    File(Arc<FileAt>),
+}
+
+impl trace::ReadAt for Source {
+    fn size(&self) -> u64 {
+        match self {
+            Source::Bytes(b) => b.len() as u64,
+            Source::File(f) => f.size,
+        }
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        match self {
+            Source::Bytes(b) => b.as_slice().read_exact_at(offset, buf),
+            Source::File(f) => f.read_exact_at(offset, buf),
+        }
+    }
+}
+
+/// A file read with positional reads.
+struct FileAt {
+    file: File,
+    size: u64,
+}
+
+impl FileAt {
+    fn open(path: &Path) -> io::Result<Self> {
+        let file = File::open(path)?;
+        let size = file.metadata()?.len();
+        Ok(FileAt { file, size })
+    }
+}
+
+impl trace::ReadAt for FileAt {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        read_at(&self.file, offset, buf)
+    }
+}
+
+/// The output file as a positional sink (shared by the pass-2 threads).
+struct FileSink<'f>(&'f File);
+
+impl WriteAt for FileSink<'_> {
+    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
+        write_at(self.0, offset, bytes)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(unix)]
+fn write_at(file: &File, offset: u64, bytes: &[u8]) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, mut offset: u64, mut buf: &mut [u8]) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(windows)]
+fn write_at(file: &File, mut offset: u64, mut bytes: &[u8]) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !bytes.is_empty() {
+        match file.seek_write(bytes, offset)? {
+            0 => return Err(io::ErrorKind::WriteZero.into()),
+            n => {
+                bytes = &bytes[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reusable buffers of one thread.
+#[derive(Default)]
+struct Buffers {
+    scratch: Vec<u8>,
+    starts: Vec<i64>,
+    ends: Vec<i64>,
+    squares: Vec<f64>,
+    deltas: Vec<u8>,
+    durations: Vec<u8>,
+}
+
+/// Reads calls `lo..hi` of `region` into `bufs.starts` / `bufs.ends`; with `previous`, also
+/// the start before `lo` (or 0 at the first call) as the first element of `starts`.
+fn read_calls(
+    src: &Source,
+    endian: Endian,
+    region: &Streamed,
+    lo: u64,
+    hi: u64,
+    previous: bool,
+    bufs: &mut Buffers,
+) -> io::Result<()> {
+    let n = usize::try_from(hi - lo).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+    bufs.ends.resize(n, 0);
+    trace::read_timestamps(
+        src,
+        region.ends_at + lo * 8,
+        endian,
+        &mut bufs.scratch,
+        &mut bufs.ends,
+    )?;
+    if previous && lo > 0 {
+        bufs.starts.resize(n + 1, 0);
+        trace::read_timestamps(
+            src,
+            region.starts_at + (lo - 1) * 8,
+            endian,
+            &mut bufs.scratch,
+            &mut bufs.starts,
+        )?;
+    } else {
+        let skip = usize::from(previous);
+        bufs.starts.resize(n + skip, 0);
+        if let Some(first) = bufs.starts.first_mut() {
+            *first = 0;
+        }
+        trace::read_timestamps(
+            src,
+            region.starts_at + lo * 8,
+            endian,
+            &mut bufs.scratch,
+            &mut bufs.starts[skip..],
+        )?;
+    }
+    Ok(())
+}
+
+/// Pass 1 for one input.
+fn scan(
+    path: &Path,
+    input: usize,
+    retained: &AtomicU64,
+    progress: &Progress,
+    bufs: &mut Buffers,
+) -> Result<Scanned, String> {
+    let file = FileAt::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let small = file.size <= SMALL_FILE;
+    let src = if small {
+        let mut bytes = vec![0u8; file.size as usize];
+        file.read_exact_at(0, &mut bytes)
+            .map_err(|e| format!("cannot read: {e}"))?;
+        Source::Bytes(Arc::new(bytes))
+    } else {
+        Source::File(Arc::new(file))
+    };
+    let index = trace::index(&src).map_err(|e| match e {
+        IndexError::Trace(e) => e.to_string(),
+        IndexError::Io(e) => format!("cannot read: {e}"),
+    })?;
+    let mut regions = Vec::with_capacity(index.regions.len());
+    for r in &index.regions {
+        let mut record = Streamed {
+            name: r.name.clone(),
+            source_file: r.source_file.clone(),
+            source_line: r.source_line.map(i64::from),
+            calls: r.calls,
+            first_start: None,
+            summary: Summary::default(),
+            total_ns: 0,
+            input,
+            starts_at: r.starts_at,
+            ends_at: r.ends_at,
+        };
+        let mut builder = SummaryBuilder::new();
+        let mut lo = 0;
+        while lo < r.calls {
+            let hi = r.calls.min(lo + BLOCK);
+            read_calls(&src, index.endian, &record, lo, hi, false, bufs)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            if lo == 0 {
+                record.first_start = bufs.starts.first().copied();
+            }
+            builder.push(&bufs.starts, &bufs.ends);
+            record.total_ns += bufs
+                .starts
+                .iter()
+                .zip(&bufs.ends)
+                .map(|(s, e)| i128::from(*e) - i128::from(*s))
+                .sum::<i128>();
+            progress.add(16 * (hi - lo));
+            lo = hi;
+        }
+        let m2 = if r.calls <= BLOCK {
+            // The block is still in memory: m2 now.
+            let durations = bufs
+                .starts
+                .iter()
+                .zip(&bufs.ends)
+                .map(|(s, e)| e.wrapping_sub(*s));
+            squared_deviation_sum(r.calls, builder.mean(), durations)
+        } else {
+            0.0
+        };
+        record.summary = builder.finish(m2);
+        regions.push(record);
+    }
+    let keep = match src {
+        Source::Bytes(bytes) => {
+            let len = bytes.len() as u64;
+            let before = retained.fetch_add(len, Ordering::Relaxed);
+            if before + len <= RETAIN_BUDGET {
+                Some(bytes)
+            } else {
+                retained.fetch_sub(len, Ordering::Relaxed);
+                None
+            }
+        }
+        Source::File(_) => None,
+    };
+    Ok(Scanned {
+        rank: i64::from(index.rank),
+        regions,
+        endian: index.endian,
+        kept: keep,
+    })
+}
+
+/// One contiguous range of a row's calls handled by a pass-2 unit.
+struct Piece {
+    row: usize,
+    lo: u64,
+    hi: u64,
+    /// Where the piece's pairwise sum of squared deviations goes (rows > BLOCK only).
+    m2_slot: Option<usize>,
+}
+
+/// A run of pieces whose events are contiguous in the output columns.
+struct Unit {
+    first_event: u64,
+    pieces: Vec<Piece>,
+}
+
+/// Splits the rows into units of about [`BLOCK`] calls; returns the units and, per row
+/// larger than a block, its pairwise plan and first m2 slot.
+#[allow(clippy::type_complexity)]
+fn plan_units(rows: &[Streamed]) -> (Vec<Unit>, Vec<Option<(PairwisePlan, usize)>>, usize) {
+    let mut units = Vec::new();
+    let mut plans = Vec::with_capacity(rows.len());
+    let mut slots = 0usize;
+    let mut event = 0u64;
+    let mut current = Unit {
+        first_event: 0,
+        pieces: Vec::new(),
+    };
+    let mut current_calls = 0u64;
+    for (i, row) in rows.iter().enumerate() {
+        if row.calls <= BLOCK {
+            plans.push(None);
+            if row.calls > 0 {
+                current.pieces.push(Piece {
+                    row: i,
+                    lo: 0,
+                    hi: row.calls,
+                    m2_slot: None,
+                });
+                current_calls += row.calls;
+            }
+            event += row.calls;
+            if current_calls >= BLOCK {
+                units.push(std::mem::replace(
+                    &mut current,
+                    Unit {
+                        first_event: event,
+                        pieces: Vec::new(),
+                    },
+                ));
+                current_calls = 0;
+            }
+            continue;
+        }
+        if !current.pieces.is_empty() {
+            units.push(std::mem::replace(
+                &mut current,
+                Unit {
+                    first_event: event,
+                    pieces: Vec::new(),
+                },
+            ));
+            current_calls = 0;
+        }
+        let plan = PairwisePlan::new(row.calls, BLOCK);
+        let first_slot = slots;
+        for &(lo, hi) in &plan.ranges {
+            units.push(Unit {
+                first_event: event + lo,
+                pieces: vec![Piece {
+                    row: i,
+                    lo,
+                    hi,
+                    m2_slot: Some(slots),
+                }],
+            });
+            slots += 1;
+        }
+        plans.push(Some((plan, first_slot)));
+        event += row.calls;
+        current.first_event = event;
+    }
+    if !current.pieces.is_empty() {
+        units.push(current);
+    }
+    (units, plans, slots)
+}
+
+/// What pass 2 needs of the inputs.
+struct Inputs<'a> {
+    paths: &'a [PathBuf],
+    endians: Vec<Endian>,
+    kept: Vec<Option<Arc<Vec<u8>>>>,
+}
+
+impl Inputs<'_> {
+    fn source(&self, input: usize) -> io::Result<Source> {
+        match self.kept.get(input).cloned().flatten() {
+            Some(bytes) => Ok(Source::Bytes(bytes)),
+            None => Ok(Source::File(Arc::new(FileAt::open(&self.paths[input])?))),
+        }
+    }
+}
+
+/// The outcome the CLI prints.
+pub struct Converted {
+    pub region_names: Vec<String>,
+    pub totals: Vec<RowTotal>,
+}
+
+/// Converts `.spt` inputs (sorted paths; display names for errors) to `output`.
+pub fn convert(
+    paths: &[PathBuf],
+    names: &[String],
+    label: &str,
+    output: &Path,
+    progress: &Progress,
+) -> Result<Converted, Failure> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Pass 1, inputs in parallel; results kept in path order.
+    let results: Vec<Mutex<Option<Result<_, String>>>> =
+        paths.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let retained = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(paths.len()).max(1) {
+            scope.spawn(|| {
+                let mut bufs = Buffers::default();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = paths.get(i) else { break };
+                    let r = scan(path, i, &retained, progress, &mut bufs);
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(r);
+                    }
+                }
+            });
+        }
+    });
+
+    let mut merger: Merger<Streamed> = Merger::default();
+    let mut endians = Vec::with_capacity(paths.len());
+    let mut kept = Vec::with_capacity(paths.len());
+    for (i, slot) in results.into_iter().enumerate() {
+        let result = slot
+            .into_inner()
+            .ok()
+            .flatten()
+            .ok_or_else(|| Failure::in_file(&names[i], "not read (internal error)"))?;
+        let scanned = result.map_err(|e| Failure::in_file(&names[i], e))?;
+        endians.push(scanned.endian);
+        kept.push(scanned.kept);
+        merger
+            .add_rank(&names[i], scanned.rank, scanned.regions, None)
+            .map_err(|e| Failure::new(e.to_string()))?;
+    }
+    let merged: Merged<Streamed> = merger.finish_rows(Some(label));
+    let heads: Vec<RowHead<'_>> = merged
+        .rows
+        .iter()
+        .map(|r| RowHead {
+            rank: r.rank,
+            region_id: r.region_id,
+            source_file: &r.source_file,
+            source_line: r.source_line,
+            source_text: &r.source_text,
+            calls: r.record.calls,
+        })
+        .collect();
+    let in_output = |e: &dyn std::fmt::Display| Failure::in_file(output.display(), e);
+    let (writer, deferred) = to_hdf5_deferred(&merged.metadata, &merged.region_names, &heads)
+        .map_err(|e| in_output(&e))?;
+
+    let out = AtomicOutput::create(output)?;
+    let placement = writer
+        .finish_at(&mut FileSink(out.file()))
+        .map_err(|e| in_output(&format!("cannot write: {e}")))?;
+    let place = |id| {
+        placement
+            .data(id)
+            .ok_or_else(|| in_output(&"no planned storage (internal error)"))
+    };
+    let deltas_at = place(deferred.start_deltas)?;
+    let durations_at = place(deferred.durations)?;
+    let summaries_at = place(deferred.summary_statistics)?;
+
+    // Pass 2.
+    let records: Vec<Streamed> = merged.rows.iter().map(|r| r.record.clone()).collect();
+    let (units, plans, slot_count) = plan_units(&records);
+    let inputs = Inputs {
+        paths,
+        endians,
+        kept,
+    };
+    let sums = Mutex::new(vec![0.0f64; slot_count]);
+    let failed: Mutex<Option<Failure>> = Mutex::new(None);
+    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    let file = out.file();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(units.len()).max(1) {
+            scope.spawn(|| {
+                let mut bufs = Buffers::default();
+                let mut cache: Option<(usize, Source)> = None;
+                while !stop.load(Ordering::Relaxed) {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = units.get(u) else { break };
+                    let ctx = UnitContext {
+                        records: &records,
+                        inputs: &inputs,
+                        file,
+                        deltas_at,
+                        durations_at,
+                        progress,
+                    };
+                    match write_unit(&ctx, unit, &mut bufs, &mut cache) {
+                        Ok(partials) => {
+                            if let Ok(mut sums) = sums.lock() {
+                                for (slot, sum) in partials {
+                                    sums[slot] = sum;
+                                }
+                            }
+                        }
+                        Err(f) => {
+                            stop.store(true, Ordering::Relaxed);
+                            if let Ok(mut first) = failed.lock() {
+                                first.get_or_insert(f);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(f) = failed.into_inner().ok().flatten() {
+        return Err(f);
+    }
+    let sums = sums.into_inner().unwrap_or_default();
+
+    // Summaries last: m2 of the large rows from their pieces.
+    let mut summaries = Vec::with_capacity(records.len() * 88);
+    for (record, plan) in records.iter().zip(&plans) {
+        let mut summary = record.summary;
+        if let Some((plan, first)) = plan {
+            let end = first + plan.ranges.len();
+            summary.m2 = m2_from_sum(plan.combine(&sums[*first..end]), record.calls);
+        }
+        summaries.extend_from_slice(&summary.encode());
+    }
+    write_place(file, summaries_at, 0, &summaries).map_err(|e| in_output(&e))?;
+    out.commit()?;
+
+    let totals = merged
+        .rows
+        .iter()
+        .map(|r| RowTotal {
+            region_id: r.region_id,
+            calls: r.record.calls,
+            total_ns: r.record.total_ns,
+        })
+        .collect();
+    Ok(Converted {
+        region_names: merged.region_names,
+        totals,
+    })
+}
+
+/// Writes `bytes` at byte `offset` inside the planned storage `place`.
+fn write_place(file: &File, place: DataPlace, offset: u64, bytes: &[u8]) -> Result<(), String> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let end = offset.checked_add(bytes.len() as u64);
+    match place.address {
+        Some(at) if end.is_some_and(|e| e <= place.size) => {
+            write_at(file, at + offset, bytes).map_err(|e| format!("cannot write: {e}"))
+        }
+        _ => Err("write outside the planned storage (internal error)".into()),
+    }
+}
+
+struct UnitContext<'a> {
+    records: &'a [Streamed],
+    inputs: &'a Inputs<'a>,
+    file: &'a File,
+    deltas_at: DataPlace,
+    durations_at: DataPlace,
+    progress: &'a Progress,
+}
+
+/// Pass 2 for one unit: reads its calls, writes their deltas and durations; returns the
+/// m2 partial sums of pieces of large rows.
+fn write_unit(
+    ctx: &UnitContext<'_>,
+    unit: &Unit,
+    bufs: &mut Buffers,
+    cache: &mut Option<(usize, Source)>,
+) -> Result<Vec<(usize, f64)>, Failure> {
+    let mut partials = Vec::new();
+    bufs.deltas.clear();
+    bufs.durations.clear();
+    for piece in &unit.pieces {
+        let record = &ctx.records[piece.row];
+        let input = record.input;
+        let fail = |e: io::Error| {
+            Failure::in_file(
+                ctx.inputs.paths[input].display(),
+                format!("cannot read: {e}"),
+            )
+        };
+        let src = match cache {
+            Some((i, src)) if *i == input => src.clone(),
+            _ => {
+                let src = ctx.inputs.source(input).map_err(fail)?;
+                *cache = Some((input, src.clone()));
+                src
+            }
+        };
+        let endian = ctx.inputs.endians[input];
+        read_calls(&src, endian, record, piece.lo, piece.hi, true, bufs).map_err(fail)?;
+        let (previous, starts) = match bufs.starts.split_first() {
+            Some((p, rest)) => (*p, rest),
+            None => (0, &[][..]),
+        };
+        let mut previous = previous;
+        for (&s, &e) in starts.iter().zip(&bufs.ends) {
+            bufs.deltas
+                .extend_from_slice(&s.wrapping_sub(previous).to_le_bytes());
+            bufs.durations
+                .extend_from_slice(&e.wrapping_sub(s).to_le_bytes());
+            previous = s;
+        }
+        if let Some(slot) = piece.m2_slot {
+            let mean = record.summary.mean;
+            bufs.squares.clear();
+            bufs.squares
+                .extend(starts.iter().zip(&bufs.ends).map(|(s, e)| {
+                    let x = e.wrapping_sub(*s) as f64 - mean;
+                    x * x
+                }));
+            partials.push((slot, pairwise_sum(&bufs.squares)));
+        }
+        ctx.progress.add(16 * (piece.hi - piece.lo));
+    }
+    let offset = unit.first_event * 8;
+    let in_output = |e: String| Failure::new(format!("output: {e}"));
+    write_place(ctx.file, ctx.deltas_at, offset, &bufs.deltas).map_err(in_output)?;
+    write_place(ctx.file, ctx.durations_at, offset, &bufs.durations).map_err(in_output)?;
+    Ok(partials)
+}
