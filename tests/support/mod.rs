@@ -94,7 +94,13 @@ pub fn assert_same_content(ours: &Path, expected: &Path) {
 }
 
 /// Converting the same inputs again gives the same bytes.
-pub fn assert_deterministic(case_dir: &Path, inputs: &[&str], output: &str, first: &Path) {
+pub fn assert_deterministic(
+    case_dir: &Path,
+    inputs: &[&str],
+    extra: &[&str],
+    output: &str,
+    first: &Path,
+) {
     let again_dir = first.parent().expect("parent").join("again");
     std::fs::create_dir_all(&again_dir).expect("mkdir");
     let again = again_dir.join(output);
@@ -104,7 +110,8 @@ pub fn assert_deterministic(case_dir: &Path, inputs: &[&str], output: &str, firs
             .args(inputs)
             .arg("-o")
             .arg(&again)
-            .arg("-q"),
+            .arg("-q")
+            .args(extra),
     );
     assert!(
         std::fs::read(first).expect("read") == std::fs::read(&again).expect("read"),
