@@ -8,6 +8,7 @@ use crate::hdf5lite::reader::{File, Group, LinkKind, Value};
 use crate::hdf5lite::{ByteOrder, Data, Datatype, ReadAt, Shape, StringLength};
 
 use super::error::Error;
+use super::likwid::{self, LikwidByRank};
 use super::metadata::{MetaValue, Metadata};
 use super::native::{sort_regions, RegionCalls, RegionRanks};
 
@@ -26,6 +27,8 @@ pub struct StoredProfile {
     /// Regions that have rows, in the reference's order: names order, stably sorted by the
     /// earliest start over the region's ranks.
     pub regions: Vec<RegionRanks>,
+    /// LIKWID results of the ranks that have them (kept only by `--merge`).
+    pub likwid: LikwidByRank,
 }
 
 impl StoredProfile {
@@ -54,6 +57,12 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<StoredProfile, Error> {
         Metadata::new()
     };
 
+    let rank_groups: Vec<(u32, String)> = links
+        .iter()
+        .filter(|l| matches!(l.kind, LinkKind::Hard(_)))
+        .filter_map(|l| rank_number(&l.name).map(|r| (r, l.name.clone())))
+        .collect();
+    let likwid = likwid::read(file, &rank_groups)?;
     let per_region = if schema >= 2 {
         if !has("region_table") || !has("rank_region_index") {
             return Err(not_a_profile(
@@ -66,11 +75,6 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<StoredProfile, Error> {
             read_columnar(file)?
         }
     } else {
-        let rank_groups: Vec<(u32, String)> = links
-            .iter()
-            .filter(|l| matches!(l.kind, LinkKind::Hard(_)))
-            .filter_map(|l| rank_number(&l.name).map(|r| (r, l.name.clone())))
-            .collect();
         if rank_groups.is_empty() && !has("metadata") {
             return Err(not_a_profile(
                 "it has no scope_profiler_schema attribute, no metadata and no rank groups",
@@ -91,6 +95,7 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<StoredProfile, Error> {
         metadata,
         region_names,
         regions,
+        likwid,
     })
 }
 
