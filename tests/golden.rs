@@ -2,7 +2,8 @@
 //! (every group, dataset, attribute, datatype and value) equals the reference's output in
 //! `tests/golden/<case>/expected/`, produced by `tests/golden/regenerate.sh`.
 //!
-//! The comparison runs through h5py (`tests/interop/h5content.py`), an independent reader.
+//! The comparison runs twice: through h5py (`tests/interop/h5content.py`), an independent
+//! reader, and through our own reader.
 //! Set `SP_BIN` to test another build of `sp` (the static musl binary in CI).
 
 mod support;
@@ -36,6 +37,7 @@ fn check_case(name: &str) {
 
     let expected = case.join("expected").join(output);
     support::assert_same_content(&ours, &expected);
+    support::assert_same_content_by_our_reader(&ours, &expected);
     support::assert_deterministic(&case, &inputs, &extra, output, &ours);
     std::fs::remove_dir_all(scratch).ok();
 }
@@ -126,4 +128,23 @@ fn every_case_directory_is_tested() {
             "synthetic",
         ]
     );
+}
+
+/// The reader-side comparison notices a difference in values alone: the C and Fortran
+/// examples have the same structure and different timestamps.
+#[test]
+fn our_reader_comparison_detects_different_values() {
+    let c = support::repo().join("tests/golden/c_trace/expected/profiling_data.h5");
+    let fortran = support::repo().join("tests/golden/fortran/expected/profiling_data.h5");
+    support::assert_same_content_by_our_reader(&c, &c);
+    let outcome = std::panic::catch_unwind(|| {
+        support::assert_same_content_by_our_reader(&c, &fortran);
+    });
+    let message = outcome.expect_err("different files must not compare equal");
+    let text = message
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(text.contains("/events/start_deltas"), "{text}");
+    assert!(text.contains("/metadata@start_time_ns"), "{text}");
 }
