@@ -8,14 +8,19 @@
 //! WebAssembly unchanged.
 //!
 //! Structure: one module per on-disk structure or message family, each with its parsing and
-//! encoding side by side; [`model`] is the format-neutral view of datatypes and data.
+//! encoding side by side ([`superblock`], [`object_header`], [`messages`],
+//! [`global_heap`]); [`model`] is the format-neutral view of datatypes and data.
 
 pub mod checksum;
 pub mod cursor;
 pub mod error;
+pub mod global_heap;
 pub mod io;
 pub mod limits;
+pub mod messages;
 pub mod model;
+pub mod object_header;
+pub mod superblock;
 pub mod writer;
 
 pub use cursor::Widths;
@@ -26,3 +31,13 @@ pub use model::{
     ByteOrder, CharSet, CompoundMember, Data, Datatype, EnumMember, Shape, StrPad, StringLength,
 };
 pub use writer::{FileWriter, Layout, ObjectId};
+
+// Reader
+pub mod btree_v1;
+pub mod btree_v2;
+pub mod chunk_index;
+pub mod filters;
+pub mod fractal_heap;
+pub mod local_heap;
+pub mod reader;
+pub mod symbol_table_node;

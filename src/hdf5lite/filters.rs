@@ -1,0 +1,325 @@
+//! Undoing the filter pipeline on one chunk: deflate (zlib), shuffle and Fletcher-32, in
+//! reverse order, skipping each filter whose bit is set in the chunk's filter mask. Other
+//! filters are reported as [`Unsupported`](super::ErrorKind::Unsupported) by id and name.
+
+use flate2::{Decompress, FlushDecompress, Status};
+
+use super::error::{Error, Result};
+
+pub use super::messages::filter_pipeline::{Filter, FilterId};
+
+/// The customary name of a filter, for messages.
+pub fn known_name(id: FilterId) -> Option<&'static str> {
+    Some(match id.0 {
+        1 => "deflate",
+        2 => "shuffle",
+        3 => "fletcher32",
+        4 => "szip",
+        5 => "nbit",
+        6 => "scaleoffset",
+        307 => "bzip2",
+        32000 => "lzf",
+        32001 => "blosc",
+        32004 => "lz4",
+        32015 => "zstd",
+        _ => return None,
+    })
+}
+
+/// Whether this crate can undo the filter.
+pub fn is_supported(id: FilterId) -> bool {
+    matches!(
+        id,
+        FilterId::DEFLATE | FilterId::SHUFFLE | FilterId::FLETCHER32
+    )
+}
+
+/// A name for messages: the stored one, else the customary one, else "unknown".
+pub fn display_name(f: &Filter) -> &str {
+    f.name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+        .or(known_name(f.id))
+        .unwrap_or("unknown")
+}
+
+/// Fails with `Unsupported` if any filter of the pipeline cannot be undone.
+pub fn check_supported(filters: &[Filter]) -> Result<()> {
+    match filters.iter().find(|f| !is_supported(f.id)) {
+        Some(f) => Err(Error::unsupported(format!(
+            "filter {} ({}) is not supported",
+            f.id.0,
+            display_name(f)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Undoes `filters` on one stored chunk. `mask` bit *i* set means filter *i* was not
+/// applied. `chunk_len` is the exact unfiltered size; `element_size` is used by shuffle when
+/// the pipeline stores no element size. `at` is the chunk's file offset, for errors.
+pub fn decode_chunk(
+    filters: &[Filter],
+    mask: u32,
+    stored: Vec<u8>,
+    chunk_len: usize,
+    element_size: usize,
+    at: u64,
+) -> Result<Vec<u8>> {
+    check_supported(filters)?;
+    // Fletcher-32 adds 4 bytes; a zlib stream may decompress to at most the chunk plus the
+    // checksums still to be removed after it.
+    let mut data = stored;
+    for (i, f) in filters.iter().enumerate().rev() {
+        if i < 32 && mask & (1 << i) != 0 {
+            continue;
+        }
+        let later_checksums = filters[..i]
+            .iter()
+            .enumerate()
+            .filter(|(j, g)| g.id == FilterId::FLETCHER32 && !(*j < 32 && mask & (1 << j) != 0))
+            .count();
+        data = match f.id {
+            FilterId::DEFLATE => inflate(&data, chunk_len.saturating_add(4 * later_checksums), at)?,
+            FilterId::SHUFFLE => {
+                let es = match f.client_data.first() {
+                    Some(&n) => usize::try_from(n).unwrap_or(usize::MAX),
+                    None => element_size,
+                };
+                unshuffle(&data, es)
+            }
+            FilterId::FLETCHER32 => verify_fletcher32(data, at)?,
+            other => {
+                return Err(Error::unsupported(format!(
+                    "filter {} is not supported",
+                    other.0
+                )))
+            }
+        };
+    }
+    if data.len() != chunk_len {
+        return Err(Error::format(format!(
+            "chunk decodes to {} bytes, expected {chunk_len}",
+            data.len()
+        ))
+        .at(at));
+    }
+    Ok(data)
+}
+
+/// Inflates a zlib stream into at most `max_len` bytes; more is malformed. The caller checks
+/// `max_len` against its limits: this allocates it.
+pub fn inflate(input: &[u8], max_len: usize, at: u64) -> Result<Vec<u8>> {
+    // One spare byte tells "exactly full" from "would overflow".
+    let mut out = vec![0u8; max_len + 1];
+    let mut z = Decompress::new(true);
+    loop {
+        let in_pos = z.total_in() as usize;
+        let out_pos = z.total_out() as usize;
+        let status = z
+            .decompress(
+                input.get(in_pos..).unwrap_or(&[]),
+                out.get_mut(out_pos..).unwrap_or(&mut []),
+                FlushDecompress::Finish,
+            )
+            .map_err(|e| Error::format(format!("deflate stream is corrupt: {e}")).at(at))?;
+        let produced = z.total_out() as usize;
+        if produced > max_len {
+            return Err(Error::format(format!(
+                "deflate stream decompresses to more than the {max_len} bytes expected"
+            ))
+            .at(at));
+        }
+        match status {
+            Status::StreamEnd => {
+                out.truncate(produced);
+                return Ok(out);
+            }
+            Status::Ok | Status::BufError => {
+                if z.total_in() as usize == in_pos && produced == out_pos {
+                    return Err(Error::format("deflate stream is truncated").at(at));
+                }
+            }
+        }
+    }
+}
+
+/// Reverses the byte shuffle for elements of `element_size` bytes; trailing bytes that do
+/// not fill an element were left in place.
+pub fn unshuffle(data: &[u8], element_size: usize) -> Vec<u8> {
+    if element_size <= 1 || data.len() < element_size {
+        return data.to_vec();
+    }
+    let n = data.len() / element_size;
+    let mut out = vec![0u8; data.len()];
+    for (j, plane) in data.chunks_exact(n).take(element_size).enumerate() {
+        for (i, &b) in plane.iter().enumerate() {
+            out[i * element_size + j] = b;
+        }
+    }
+    let done = n * element_size;
+    out[done..].copy_from_slice(&data[done..]);
+    out
+}
+
+/// The byte shuffle itself (for tests and writers).
+pub fn shuffle(data: &[u8], element_size: usize) -> Vec<u8> {
+    if element_size <= 1 || data.len() < element_size {
+        return data.to_vec();
+    }
+    let n = data.len() / element_size;
+    let mut out = vec![0u8; data.len()];
+    for (i, elem) in data.chunks_exact(element_size).enumerate() {
+        for (j, &b) in elem.iter().enumerate() {
+            out[j * n + i] = b;
+        }
+    }
+    let done = n * element_size;
+    out[done..].copy_from_slice(&data[done..]);
+    out
+}
+
+/// HDF5's Fletcher-32 over big-endian 16-bit words (an odd last byte is the high byte).
+pub fn fletcher32(data: &[u8]) -> u32 {
+    let mut sum1: u64 = 0;
+    let mut sum2: u64 = 0;
+    let mut words = data.chunks(2).peekable();
+    while words.peek().is_some() {
+        // At most 360 words between reductions keeps the sums from overflowing.
+        for w in words.by_ref().take(360) {
+            let v = (u64::from(w[0]) << 8) | u64::from(w.get(1).copied().unwrap_or(0));
+            sum1 += v;
+            sum2 += sum1;
+        }
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    ((sum2 << 16) | sum1) as u32
+}
+
+/// Checks and strips the trailing Fletcher-32 checksum of a chunk.
+fn verify_fletcher32(mut data: Vec<u8>, at: u64) -> Result<Vec<u8>> {
+    let Some(split) = data.len().checked_sub(4) else {
+        return Err(Error::format("chunk is too short for its Fletcher-32 checksum").at(at));
+    };
+    let stored = u32::from_le_bytes([
+        data[split],
+        data[split + 1],
+        data[split + 2],
+        data[split + 3],
+    ]);
+    data.truncate(split);
+    let computed = fletcher32(&data);
+    if stored != computed {
+        return Err(Error::new(
+            super::ErrorKind::Checksum,
+            format!("Fletcher-32 mismatch: stored {stored:#010x}, computed {computed:#010x}"),
+        )
+        .at(at));
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hdf5lite::ErrorKind;
+    use flate2::{write::ZlibEncoder, Compression};
+    use std::io::Write;
+
+    fn zlib(data: &[u8]) -> Vec<u8> {
+        let mut e = ZlibEncoder::new(Vec::new(), Compression::new(4));
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn filter(id: FilterId, client_data: &[u32]) -> Filter {
+        Filter {
+            id,
+            name: None,
+            flags: 1,
+            client_data: client_data.to_vec(),
+        }
+    }
+
+    #[test]
+    fn shuffle_round_trips_with_a_ragged_tail() {
+        let data: Vec<u8> = (0..19).collect();
+        let s = shuffle(&data, 4);
+        assert_eq!(&s[..8], &[0, 4, 8, 12, 1, 5, 9, 13]);
+        assert_eq!(&s[16..], &[16, 17, 18]);
+        assert_eq!(unshuffle(&s, 4), data);
+    }
+
+    #[test]
+    fn shuffle_then_deflate_is_undone() {
+        let data: Vec<u8> = (0..64u64).flat_map(|v| v.to_le_bytes()).collect();
+        let stored = zlib(&shuffle(&data, 8));
+        let pipeline = [
+            filter(FilterId::SHUFFLE, &[8]),
+            filter(FilterId::DEFLATE, &[4]),
+        ];
+        assert_eq!(decode_chunk(&pipeline, 0, stored, 512, 8, 0).unwrap(), data);
+    }
+
+    #[test]
+    fn mask_skips_shuffle() {
+        let data = b"variable length descriptors.....".to_vec();
+        let stored = zlib(&data);
+        let pipeline = [
+            filter(FilterId::SHUFFLE, &[]),
+            filter(FilterId::DEFLATE, &[4]),
+        ];
+        assert_eq!(
+            decode_chunk(&pipeline, 1, stored, data.len(), 16, 0).unwrap(),
+            data
+        );
+    }
+
+    #[test]
+    fn oversized_stream_is_malformed() {
+        let stored = zlib(&[7u8; 100]);
+        let err =
+            decode_chunk(&[filter(FilterId::DEFLATE, &[])], 0, stored, 50, 1, 64).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Format);
+        assert_eq!(err.offset(), Some(64));
+    }
+
+    #[test]
+    fn truncated_stream_is_malformed() {
+        let mut stored = zlib(&(0..200u8).collect::<Vec<_>>());
+        stored.truncate(stored.len() / 2);
+        let err = inflate(&stored, 200, 0).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Format);
+    }
+
+    #[test]
+    fn fletcher32_known_values() {
+        // Big-endian words 0x0102, 0x0300: sum1 = 0x0402, sum2 = 0x0102 + 0x0402 = 0x0504.
+        assert_eq!(fletcher32(&[1, 2, 3]), 0x0504_0402);
+        let mut chunk = vec![1u8, 2, 3, 4];
+        chunk.extend_from_slice(&fletcher32(&[1, 2, 3, 4]).to_le_bytes());
+        let pipeline = [filter(FilterId::FLETCHER32, &[])];
+        assert_eq!(
+            decode_chunk(&pipeline, 0, chunk.clone(), 4, 1, 0).unwrap(),
+            vec![1, 2, 3, 4]
+        );
+        chunk[0] ^= 1;
+        assert_eq!(
+            decode_chunk(&pipeline, 0, chunk, 4, 1, 0)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::Checksum
+        );
+    }
+
+    #[test]
+    fn unknown_filter_is_named() {
+        let f = [filter(FilterId::LZF, &[])];
+        let err = decode_chunk(&f, 0, vec![], 0, 1, 0).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unsupported);
+        assert_eq!(err.message(), "filter 32000 (lzf) is not supported");
+    }
+}

@@ -1,0 +1,472 @@
+"""Writes the reader's test corpus with h5py and, beside each file, h5py's own reading of
+it as canonical JSON (`<name>.json`). Run from anywhere with the reference venv:
+
+    python tests/corpus/make_corpus.py            # regenerate everything
+
+Canonical JSON (also what `sp ls --json --data` emits): an object keyed by object path
+("/" first) whose values are
+  {"kind": "group", "attributes": {...}}
+  {"kind": "dataset", "datatype": DT, "shape": [..] | null, "maxshape": [..] | null,
+   "layout": "compact" | "contiguous" | "chunked", "chunks": [..] | null,
+   "filters": [ids], "attributes": {...}, "value": V}
+attributes: {name: {"datatype": DT, "shape": [..] | null, "value": V}}; shape null = scalar;
+maxshape entries null = unlimited.
+DT: {"class": "integer", "size", "signed", "order": "little"|"big"}
+    {"class": "float", "size", "order"}
+    {"class": "string", "length": n | "variable", "charset": "ascii"|"utf8",
+     "padding": "nullterm"|"nullpad"|"spacepad"}
+    {"class": "compound", "size" (null when a member is variable-length: h5py shows
+     only the in-memory size then), "members": [{"name", "offset", "datatype"}]}
+    {"class": "enum", "base": DT, "members": [[name, int]]}
+    {"class": "array", "base": DT, "dims": [..]}
+V: a scalar's value, or the list of elements in row-major order. Integers are JSON
+integers; floats are the hex bit pattern of the value as an f64 ("0x3ff0000000000000");
+strings apply their padding (nullterm: up to the first NUL; nullpad: trailing NULs
+removed; spacepad: trailing spaces removed) and are JSON strings when valid UTF-8, else
+{"bytes": "<hex>"}; enums are {"name": str | null, "value": int}; compounds are
+[[member, V], ...]; arrays are lists of their elements in row-major order.
+"""
+
+import json
+import os
+import shutil
+import struct
+import sys
+
+import h5py
+import numpy as np
+from h5py import h5d, h5t
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN_SRC = os.path.join(HERE, "..", "..", "..", "shared", "spec", "golden")
+
+
+# ---------------------------------------------------------------- canonical JSON
+
+
+def order(tid):
+    return "big" if tid.get_order() == h5t.ORDER_BE else "little"
+
+
+def dt_desc(tid):
+    cls = tid.get_class()
+    if cls == h5t.INTEGER:
+        return {"class": "integer", "size": tid.get_size(),
+                "signed": tid.get_sign() == h5t.SGN_2, "order": order(tid)}
+    if cls == h5t.FLOAT:
+        return {"class": "float", "size": tid.get_size(), "order": order(tid)}
+    if cls == h5t.STRING:
+        cset = {h5t.CSET_ASCII: "ascii", h5t.CSET_UTF8: "utf8"}[tid.get_cset()]
+        pad = {h5t.STR_NULLTERM: "nullterm", h5t.STR_NULLPAD: "nullpad",
+               h5t.STR_SPACEPAD: "spacepad"}[tid.get_strpad()]
+        length = "variable" if tid.is_variable_str() else tid.get_size()
+        return {"class": "string", "length": length, "charset": cset, "padding": pad}
+    if cls == h5t.COMPOUND:
+        # h5py reports the in-memory size of a compound with variable-length members, not
+        # the stored one, so the canonical JSON leaves it out there.
+        size = None if has_vlen(tid) else tid.get_size()
+        return {"class": "compound", "size": size, "members": [
+            {"name": tid.get_member_name(i).decode(), "offset": tid.get_member_offset(i),
+             "datatype": dt_desc(tid.get_member_type(i))}
+            for i in range(tid.get_nmembers())]}
+    if cls == h5t.ENUM:
+        return {"class": "enum", "base": dt_desc(tid.get_super()), "members": [
+            [tid.get_member_name(i).decode(), int(tid.get_member_value(i))]
+            for i in range(tid.get_nmembers())]}
+    if cls == h5t.ARRAY:
+        return {"class": "array", "base": dt_desc(tid.get_super()),
+                "dims": list(tid.get_array_dims())}
+    raise ValueError(f"datatype class {cls} not in the canonical JSON")
+
+
+def has_vlen(tid):
+    cls = tid.get_class()
+    if cls == h5t.STRING:
+        return tid.is_variable_str()
+    if cls == h5t.COMPOUND:
+        return any(has_vlen(tid.get_member_type(i)) for i in range(tid.get_nmembers()))
+    if cls in (h5t.ARRAY, h5t.ENUM):
+        return has_vlen(tid.get_super())
+    return False
+
+
+def float_hex(x):
+    return "0x%016x" % struct.unpack("<Q", struct.pack("<d", float(x)))[0]
+
+
+def text(b):
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"bytes": b.hex()}
+
+
+def value(desc, x):
+    c = desc["class"]
+    if c == "integer":
+        return int(x)
+    if c == "float":
+        return float_hex(x)
+    if c == "string":
+        if isinstance(x, str):
+            x = x.encode("utf-8")
+        x = bytes(x)
+        if desc["length"] != "variable":
+            pad = desc["padding"]
+            if pad == "nullterm":
+                x = x.split(b"\0", 1)[0]
+            elif pad == "nullpad":
+                x = x.rstrip(b"\0")
+            else:
+                x = x.rstrip(b" ")
+        return text(x)
+    if c == "enum":
+        v = int(x)
+        names = [n for n, m in desc["members"] if m == v]
+        return {"name": names[0] if names else None, "value": v}
+    if c == "compound":
+        return [[m["name"], value(m["datatype"], x[m["name"]])] for m in desc["members"]]
+    if c == "array":
+        a = np.asarray(x).reshape(-1, *array_tail(desc["base"]))
+        return [value(desc["base"], e) for e in a]
+    raise ValueError(c)
+
+
+def array_tail(desc):
+    return tuple(desc["dims"]) + array_tail(desc["base"]) if desc["class"] == "array" else ()
+
+
+def values(desc, shape, raw):
+    a = np.asarray(raw)
+    tail = array_tail(desc) if desc["class"] == "array" else ()
+    n = int(np.prod(shape)) if shape is not None else 1
+    if desc["class"] == "array":
+        a = a.reshape((n,) + tail)
+    else:
+        a = a.reshape(n)
+    out = [value(desc, e) for e in a]
+    return out[0] if shape is None else out
+
+
+def shape_of(space):
+    if space.get_simple_extent_type() == h5py.h5s.SCALAR:
+        return None
+    return list(space.get_simple_extent_dims())
+
+
+def attrs_json(obj):
+    out = {}
+    for name in sorted(obj.attrs.keys()):
+        aid = obj.attrs.get_id(name)
+        desc = dt_desc(aid.get_type())
+        shape = shape_of(aid.get_space())
+        out[name] = {"datatype": desc, "shape": shape,
+                     "value": values(desc, shape, obj.attrs[name])}
+    return out
+
+
+LAYOUTS = {h5d.COMPACT: "compact", h5d.CONTIGUOUS: "contiguous", h5d.CHUNKED: "chunked"}
+
+
+def dataset_json(ds):
+    desc = dt_desc(ds.id.get_type())
+    shape = shape_of(ds.id.get_space())
+    dcpl = ds.id.get_create_plist()
+    return {
+        "kind": "dataset",
+        "datatype": desc,
+        "shape": shape,
+        "maxshape": None if shape is None else list(ds.maxshape),
+        "layout": LAYOUTS[dcpl.get_layout()],
+        "chunks": list(ds.chunks) if ds.chunks else None,
+        "filters": [dcpl.get_filter(i)[0] for i in range(dcpl.get_nfilters())],
+        "attributes": attrs_json(ds),
+        "value": values(desc, shape, ds[()]),
+    }
+
+
+def walk(f):
+    out = {"/": {"kind": "group", "attributes": attrs_json(f)}}
+
+    def rec(group, prefix):
+        for name in sorted(group.keys()):
+            obj = group[name]
+            path = prefix + name
+            if isinstance(obj, h5py.Group):
+                out[path] = {"kind": "group", "attributes": attrs_json(obj)}
+                rec(obj, path + "/")
+            else:
+                out[path] = dataset_json(obj)
+
+    rec(f, "/")
+    return out
+
+
+def write_json(h5path):
+    with h5py.File(h5path, "r") as f:
+        doc = walk(f)
+    with open(h5path[:-3] + ".json", "w") as out:
+        json.dump(doc, out, sort_keys=True, separators=(",", ":"))
+        out.write("\n")
+
+
+# ---------------------------------------------------------------- the corpus
+
+
+def fixed(n, cset=h5t.CSET_ASCII, pad=h5t.STR_NULLTERM):
+    t = h5t.C_S1.copy()
+    t.set_size(n)
+    t.set_cset(cset)
+    t.set_strpad(pad)
+    return t
+
+
+def raw_dataset(group, name, tid, data, shape=None):
+    """A dataset of an exact low-level string type (h5py's high level hides padding)."""
+    data = np.asarray(data)
+    shape = data.shape if shape is None else shape
+    space = h5py.h5s.create_simple(shape) if shape != () else h5py.h5s.create(h5py.h5s.SCALAR)
+    dsid = h5d.create(group.id, name.encode(), tid, space)
+    dsid.write(h5py.h5s.ALL, h5py.h5s.ALL, data, mtype=tid)
+
+
+def raw_attribute(obj, name, tid, data):
+    data = np.asarray(data)
+    space = h5py.h5s.create_simple(data.shape) if data.shape != () else h5py.h5s.create(h5py.h5s.SCALAR)
+    aid = h5py.h5a.create(obj.id, name.encode(), tid, space)
+    aid.write(data, mtype=tid)
+
+
+def types_content(f):
+    g = f.create_group("ints")
+    for size in (1, 2, 4, 8):
+        for signed in (True, False):
+            for bo in "<>":
+                kind = "i" if signed else "u"
+                dt = np.dtype(f"{bo}{kind}{size}")
+                info = np.iinfo(dt)
+                data = np.array([info.min, info.max, 0, 1, info.max // 3], dtype=dt)
+                g.create_dataset(f"{kind}{size * 8}{'be' if bo == '>' else 'le'}", data=data)
+    g = f.create_group("floats")
+    special = [0.0, -0.0, 1.5, -2.25e-300, np.inf, -np.inf, np.nan, 1e308, 5e-324]
+    for bo in "<>":
+        name = "be" if bo == ">" else "le"
+        g.create_dataset(f"f64{name}", data=np.array(special, dtype=f"{bo}f8"))
+        with np.errstate(over="ignore"):
+            g.create_dataset(f"f32{name}", data=np.array(special, dtype=f"{bo}f4"))
+    g.create_dataset("f64_2d", data=np.arange(12, dtype="<f8").reshape(3, 4) / 7)
+
+    g = f.create_group("strings")
+    words = [b"a", b"", b"hello", b"caf\xc3\xa9"]
+    for cname, cset in (("ascii", h5t.CSET_ASCII), ("utf8", h5t.CSET_UTF8)):
+        for pname, pad in (("nullterm", h5t.STR_NULLTERM), ("nullpad", h5t.STR_NULLPAD),
+                           ("spacepad", h5t.STR_SPACEPAD)):
+            filler = b" " if pad == h5t.STR_SPACEPAD else b"\0"
+            data = np.array([w.ljust(8, filler) for w in words], dtype="S8")
+            raw_dataset(g, f"fixed_{cname}_{pname}", fixed(8, cset, pad), data)
+        enc = "ascii" if cset == h5t.CSET_ASCII else "utf-8"
+        obj = words if enc == "ascii" else [w.decode() for w in words]
+        g.create_dataset(f"vlen_{cname}", data=np.array(obj, dtype=object),
+                         dtype=h5py.string_dtype(enc))
+    raw_dataset(g, "fixed_scalar", fixed(5, h5t.CSET_UTF8, h5t.STR_NULLPAD),
+                np.array(b"xyz", dtype="S5"), shape=())
+    g.create_dataset("vlen_scalar", data="scalar ☃", dtype=h5py.string_dtype())
+    g.create_dataset("non_utf8", data=np.array([b"\xff\xfe"], dtype="S2"))
+
+    inner = np.dtype([("x", "<i2"), ("y", ">f4")])
+    outer = np.dtype([("id", "<u8"), ("pos", inner), ("tag", "S3"), ("w", "<f8", (2,)),
+                      ("name", h5py.string_dtype())])
+    rows = np.zeros(3, dtype=outer)
+    for i in range(3):
+        rows[i] = (i + 10, (-i, i / 4), b"t%d" % i, (i, -i), f"row{i}")
+    f.create_dataset("compound_nested", data=rows)
+    summary = np.dtype([(n, "<i8") for n in "abcdefghijk"])
+    f.create_dataset("compound_flat", data=np.arange(22, dtype="<i8").view(summary))
+
+    colour = h5py.enum_dtype({"RED": 0, "GREEN": 1, "BLUE": 42}, basetype="i2")
+    f.create_dataset("enum", data=np.array([0, 42, 1, 7], dtype="i2"), dtype=colour)
+    f.create_dataset("bool", data=np.array([True, False, True]))
+    arr = f.create_dataset("array", shape=(3,), dtype=np.dtype(("<i4", (2, 2))))
+    arr[...] = np.arange(12, dtype="<i4").reshape(3, 2, 2)
+    f.create_dataset("scalar_i64", data=np.int64(-5))
+    f.create_dataset("empty_i64", shape=(0,), dtype="<i8")
+    f.create_dataset("empty_str", shape=(0,), dtype=h5py.string_dtype())
+    f.create_dataset("compact", data=np.arange(5, dtype="<i4"),
+                     **compact_layout())
+
+    a = f.attrs
+    a["i64"] = np.int64(-7)
+    a["u8"] = np.uint8(200)
+    a["f64"] = 0.1
+    a["f32be"] = np.array(2.5, dtype=">f4")
+    a["str"] = "attribute ☃"
+    a["strs"] = np.array(["x", "yy", ""], dtype=h5py.string_dtype())
+    a["ints"] = np.arange(4, dtype=">i2")
+    a["bool"] = np.bool_(True)
+    a["compound"] = rows[1]
+    a["enum"] = np.array(42, dtype=colour)
+    a["array"] = np.arange(6, dtype="<f8").reshape(2, 3)
+    raw_attribute(f, "fixed_spacepad", fixed(6, h5t.CSET_ASCII, h5t.STR_SPACEPAD),
+                  np.array(b"ab    ", dtype="S6"))
+    f["ints/i32le"].attrs["units"] = "ns"
+
+
+def compact_layout():
+    # h5py has no keyword for compact layout; a dcpl does it.
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_layout(h5d.COMPACT)
+    return {"dcpl": dcpl}
+
+
+def groups_content(f):
+    for i in range(40):
+        g = f.create_group(f"g{i:02d}")
+        g.attrs["index"] = i
+    big = f.create_group("many")
+    for i in range(300):
+        big.create_dataset(f"d{i:03d}", data=np.array([i], dtype="<i4"))
+    small = f.create_group("few")
+    small.create_dataset("x", data=np.arange(3))
+    small.create_group("nested").create_group("deeper").attrs["leaf"] = "yes"
+    f.create_group("empty_group")
+    meta = f["g00"]
+    for i in range(20):
+        meta.attrs[f"attr{i:02d}"] = f"value {i}" if i % 2 else np.int64(i * 1000)
+
+
+def chunked_content(f):
+    n = 20_000
+    data = (np.arange(n, dtype="<i8") * 7919) % 100_003
+    # 157 chunks: more than one v1 B-tree node holds (64), so the tree has two levels.
+    f.create_dataset("gzip_shuffle", data=data, chunks=(128,), compression="gzip",
+                     shuffle=True, maxshape=(None,))
+    f.create_dataset("fletcher", data=np.arange(1000, dtype="<u4"), chunks=(100,),
+                     fletcher32=True)
+    f.create_dataset("all_filters", data=np.linspace(0, 1, 3000), chunks=(256,),
+                     shuffle=True, compression="gzip", fletcher32=True)
+    strs = np.array([f"s{i % 97}" * (i % 5) for i in range(3000)], dtype=object)
+    f.create_dataset("vlen_gzip", data=strs, dtype=h5py.string_dtype(), chunks=(256,),
+                     compression="gzip", shuffle=True)
+    d2 = f.create_dataset("grid", shape=(10, 7), dtype="<i2", chunks=(4, 3),
+                          fillvalue=-1)
+    d2[0:4, 0:3] = 5
+    d2[8:10, 6:7] = 9
+    sparse = f.create_dataset("sparse", shape=(100,), dtype="<f8", chunks=(10,),
+                              fillvalue=2.5)
+    sparse[20:30] = np.arange(10)
+    sparse[95] = -1
+    f.create_dataset("compound_chunks", data=np.arange(40, dtype="<i8").view(
+        np.dtype([("a", "<i8"), ("b", "<i8")])), chunks=(4,), compression="gzip")
+    f.create_dataset("empty_chunked", shape=(0,), maxshape=(None,), dtype="<i8",
+                     chunks=(16,))
+
+
+def chunk_indexes_content(f):
+    # Layout v4 with libver latest: which index depends on maxshape and allocation.
+    f.create_dataset("single", data=np.arange(50, dtype="<i4"), chunks=(50,))
+    f.create_dataset("single_gzip", data=np.arange(50, dtype="<i4"), chunks=(50,),
+                     compression="gzip")
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk((10,))
+    dcpl.set_alloc_time(h5d.ALLOC_TIME_EARLY)
+    dcpl.set_fill_value(np.array(3, dtype="<i4"))
+    space = h5py.h5s.create_simple((95,))
+    h5d.create(f.id, b"implicit", h5t.STD_I32LE, space, dcpl=dcpl)
+    f["implicit"][0:40] = np.arange(40)
+    f.create_dataset("fixed_array", data=np.arange(1000, dtype="<i8"), chunks=(10,))
+    fa = f.create_dataset("fixed_array_sparse", shape=(1000,), dtype="<i8", chunks=(10,),
+                          fillvalue=-9)
+    fa[500:520] = 1
+    f.create_dataset("fixed_array_paged", data=np.arange(20_000, dtype="<i2"),
+                     chunks=(10,))
+    f.create_dataset("fixed_array_gzip", data=np.arange(1000, dtype="<i8"), chunks=(10,),
+                     compression="gzip", shuffle=True)
+    f.create_dataset("ext_array", data=np.arange(5000, dtype="<i8"), chunks=(10,),
+                     maxshape=(None,))
+    ea = f.create_dataset("ext_array_sparse", shape=(2000,), maxshape=(None,), dtype="<u2",
+                          chunks=(7,), fillvalue=11)
+    ea[1000:1010] = 4
+    ea[1990:] = 5
+    f.create_dataset("ext_array_gzip", data=np.arange(5000, dtype="<i8"), chunks=(10,),
+                     maxshape=(None,), compression="gzip", fletcher32=True)
+    f.create_dataset("btree2", data=np.arange(600, dtype="<i4").reshape(30, 20),
+                     chunks=(3, 4), maxshape=(None, None))
+    bt = f.create_dataset("btree2_sparse", shape=(30, 20), maxshape=(None, None),
+                          dtype="<i4", chunks=(3, 4), fillvalue=-2)
+    bt[10:13, 4:8] = 1
+    f.create_dataset("btree2_gzip", data=np.arange(600, dtype="<f8").reshape(30, 20),
+                     chunks=(3, 4), maxshape=(None, None), compression="gzip")
+    # Growable but bounded: the index is laid out over the maximum chunk grid.
+    g2 = f.create_dataset("fixed_array_2d_growable", shape=(5, 6), maxshape=(8, 9),
+                          dtype="<i4", chunks=(2, 2), fillvalue=-4)
+    g2[...] = np.arange(30, dtype="<i4").reshape(5, 6)
+    g2[1, 1] = 100
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk((2, 2))
+    dcpl.set_alloc_time(h5d.ALLOC_TIME_EARLY)
+    space = h5py.h5s.create_simple((5, 6), (8, 9))
+    h5d.create(f.id, b"implicit_2d_growable", h5t.STD_I32LE, space, dcpl=dcpl)
+    f["implicit_2d_growable"][...] = np.arange(30, dtype="<i4").reshape(5, 6)
+    ea2 = f.create_dataset("ext_array_2d", shape=(7, 5), maxshape=(7, None), dtype="<i4",
+                           chunks=(3, 2))
+    ea2[...] = np.arange(35, dtype="<i4").reshape(7, 5)
+    f.create_dataset("empty_ext", shape=(0,), maxshape=(None,), dtype="<i8", chunks=(16,))
+
+
+def unsupported_content(f):
+    f.create_dataset("lzf", data=np.arange(100, dtype="<i4"), chunks=(10,),
+                     compression="lzf")
+    f.create_dataset("external", shape=(10,), dtype="<i4",
+                     external=[("external.bin", 0, h5py.h5f.UNLIMITED)])
+    f["named_type"] = np.dtype("<i4")
+    f.create_dataset("uses_named_type", data=np.arange(3, dtype="<i4"),
+                     dtype=f["named_type"])
+    f.create_dataset("scaleoffset", data=np.arange(100, dtype="<i4"), chunks=(10,),
+                     scaleoffset=0)
+
+
+# The newest formats of HDF5 1.10–1.14 (superblock 3, layout v4). HDF5 2.0's own "latest"
+# adds layout v5 for filtered chunks, which the reader reports as unsupported (see
+# unsupported.h5).
+LATEST = ("v114", "v114")
+
+GENERATED = [
+    ("types_earliest.h5", "earliest", types_content),
+    ("types_latest.h5", LATEST, types_content),
+    ("groups_earliest.h5", "earliest", groups_content),
+    ("groups_latest.h5", LATEST, groups_content),
+    ("chunked_earliest.h5", "earliest", chunked_content),
+    ("chunked_latest.h5", LATEST, chunked_content),
+    ("chunk_indexes_latest.h5", LATEST, chunk_indexes_content),
+]
+
+
+def main():
+    for name, libver, content in GENERATED:
+        path = os.path.join(HERE, name)
+        with h5py.File(path, "w", libver=libver, track_order=False) as f:
+            content(f)
+        write_json(path)
+    # Unsupported features: no JSON; the test asserts the specific errors.
+    with h5py.File(os.path.join(HERE, "unsupported.h5"), "w", libver=LATEST) as f:
+        unsupported_content(f)
+    # HDF5 2.0's newest format: layout message v5 for filtered chunked datasets.
+    with h5py.File(os.path.join(HERE, "layout_v5.h5"), "w", libver="latest") as f:
+        f.create_dataset("gzip", data=np.arange(100, dtype="<i4"), chunks=(10,),
+                         compression="gzip")
+    # The reference's own outputs (SCHEMA.md golden files).
+    src = sys.argv[1] if len(sys.argv) > 1 else GOLDEN_SRC
+    if os.path.isdir(src):
+        for d in sorted(os.listdir(src)):
+            for root, _, files in os.walk(os.path.join(src, d)):
+                for fn in sorted(files):
+                    if fn.endswith(".h5"):
+                        rel = os.path.relpath(os.path.join(root, fn), src)
+                        dest = os.path.join(HERE, "golden", rel.replace(os.sep, "_"))
+                        shutil.copyfile(os.path.join(root, fn), dest)
+                        os.chmod(dest, 0o644)
+                        write_json(dest)
+
+
+if __name__ == "__main__":
+    main()
