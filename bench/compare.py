@@ -459,7 +459,7 @@ def parse_args(argv):
     p.add_argument("--sp-read", default="inspect {profile}",
                    help="sp arguments that read every event and print per-region totals "
                    "({profile} is replaced; default: %(default)r)")
-    p.add_argument("--compare-limit", type=int, default=2_000_000,
+    p.add_argument("--compare-limit", type=int, default=10_000_000,
                    help="compare content only for outputs of at most this many events")
     p.add_argument("--quick", action="store_true",
                    help="CI mode: tiny scales, one repetition, targets not enforced")

@@ -83,7 +83,8 @@ fn write_one(dir: &Path, spec: &Spec, seed: u64, rank: u32) -> Result<(), String
     let path = dir.join(spec.file_name(rank));
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     let file = File::create(&path).map_err(fail)?;
-    let out = write_rank(BufWriter::with_capacity(1 << 20, file), spec, seed, rank).map_err(fail)?;
+    let out =
+        write_rank(BufWriter::with_capacity(1 << 20, file), spec, seed, rank).map_err(fail)?;
     out.into_inner().map_err(|e| fail(e.into_error()))?;
     Ok(())
 }
@@ -107,7 +108,10 @@ fn run(opts: &Opts) -> Result<(), String> {
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or_else(|_| Err("a writer thread panicked".into())))
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a writer thread panicked".into()))
+            })
             .collect()
     });
     results.into_iter().collect::<Result<(), String>>()?;
