@@ -59,7 +59,6 @@ fn chunked_size_trace() {
 }
 
 #[test]
-#[ignore = "needs .h5 inputs (the reader issue)"]
 fn mixed_directory_with_c_hdf5_rank() {
     check_case("mixed");
 }

@@ -410,7 +410,6 @@ fn duplicate_rank_fails_like_reference() {
 // Per-rank `.h5` inputs (the C library built with SP_HDF5=1) need the HDF5 reader.
 
 #[test]
-#[ignore = "needs the reader (issue 3)"]
 fn shipped_c_hdf5_example() {
     check_case(
         "shipped_c_hdf5",
@@ -420,13 +419,11 @@ fn shipped_c_hdf5_example() {
 }
 
 #[test]
-#[ignore = "needs the reader (issue 3)"]
 fn c_hdf5_three_ranks_directory() {
     check_case("c_hdf5_dir", &["c_hdf5"], &[]);
 }
 
 #[test]
-#[ignore = "needs the reader (issue 3)"]
 fn h5_and_trace_ranks_in_one_directory() {
     check_case("mixed_h5", &["mixed_h5"], &[]);
 }

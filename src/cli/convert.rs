@@ -5,10 +5,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use sp::hdf5lite;
 use sp::schema::{self, Merger, RegionCalls};
 use sp::trace;
 
 use super::inputs::{self, InputPath};
+use super::local_file::LocalFile;
 use super::output::write_atomically;
 use super::{summary, Failure};
 
@@ -50,24 +52,29 @@ pub struct Opts {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
-    if let Some(merge) = &opts.merge {
-        return Err(Failure::in_file(
-            merge.display(),
-            "--merge needs the HDF5 reader, which is not supported yet",
-        ));
-    }
     let paths = inputs::discover(&opts.inputs)?;
     let mut merger = Merger::new();
     for path in &paths {
         add_input(&mut merger, path)?;
     }
 
-    let label = opts
-        .label
-        .clone()
-        .filter(|l| !l.is_empty())
-        .unwrap_or_else(|| output_stem(&opts.output));
-    let profile = merger.finish(Some(&label));
+    let profile = match &opts.merge {
+        // With --merge the label is only what --label says (even ""), never the stem.
+        Some(merge) => {
+            let base = read_stored(&InputPath::new(&merge.to_string_lossy()))?;
+            merger
+                .merge_into(base, opts.label.as_deref())
+                .map_err(|e| Failure::new(e.to_string()))?
+        }
+        None => {
+            let label = opts
+                .label
+                .clone()
+                .filter(|l| !l.is_empty())
+                .unwrap_or_else(|| output_stem(&opts.output));
+            merger.finish(Some(&label))
+        }
+    };
     let file =
         schema::write::to_hdf5(&profile).map_err(|e| Failure::in_file(opts.output.display(), e))?;
     write_atomically(&opts.output, |out| {
@@ -89,10 +96,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
 /// Reads one input and adds its rank(s) to the merge.
 fn add_input(merger: &mut Merger, path: &InputPath) -> Result<(), Failure> {
     if path.is_hdf5() {
-        return Err(Failure::in_file(
-            path,
-            ".h5 inputs need the HDF5 reader, which is not supported yet",
-        ));
+        let stored = read_stored(path)?;
+        let metadata = stored.metadata.clone();
+        for (rank, regions) in stored.into_ranks() {
+            merger
+                .add_rank(path.as_str(), i64::from(rank), regions, Some(&metadata))
+                .map_err(|e| Failure::new(e.to_string()))?;
+        }
+        return Ok(());
     }
     let bytes = std::fs::read(path.as_path())
         .map_err(|e| Failure::in_file(path, format!("cannot read: {e}")))?;
@@ -112,6 +123,15 @@ fn add_input(merger: &mut Merger, path: &InputPath) -> Result<(), Failure> {
     merger
         .add_rank(path.as_str(), i64::from(view.rank), regions, None)
         .map_err(|e| Failure::new(e.to_string()))
+}
+
+/// Reads a stored profile (a per-rank `.h5` from the C API or a merged profile).
+fn read_stored(path: &InputPath) -> Result<schema::StoredProfile, Failure> {
+    let source = LocalFile::open(path.as_path())
+        .map_err(|e| Failure::in_file(path, format!("cannot open: {e}")))?;
+    let file = hdf5lite::reader::File::open(source)
+        .map_err(|e| Failure::in_file(path, format!("not a readable HDF5 file: {e}")))?;
+    schema::read_profile(&file).map_err(|e| Failure::in_file(path, e))
 }
 
 /// `Path(output).stem` in Python's sense: the file name without its last suffix.

@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn sorts_component_wise() {
         // Character order would put "a-b/x" (0x2d) before "a/x" (0x2f); parts put "a" first.
-        let mut v = vec![
+        let mut v = [
             InputPath::new("a-b/x"),
             InputPath::new("a/x"),
             InputPath::new("/z"),

@@ -4,6 +4,7 @@
 mod convert;
 mod failure;
 mod inputs;
+mod local_file;
 mod output;
 mod summary;
 

@@ -63,10 +63,7 @@ impl GlobalHeapCollection {
             ))
             .at(address));
         }
-        if address
-            .checked_add(size)
-            .map_or(true, |end| end > src.len())
-        {
+        if address.checked_add(size).is_none_or(|end| end > src.len()) {
             return Err(Error::format(format!(
                 "global heap collection of {size} bytes passes the end of the file"
             ))
@@ -119,10 +116,15 @@ impl GlobalHeapCollection {
 
     /// The bytes of object `index`.
     pub fn get(&self, index: u32) -> Option<&[u8]> {
-        self.objects
-            .iter()
-            .find(|o| u32::from(o.index) == index)
-            .map(|o| o.data.as_slice())
+        // Objects are normally stored in index order; fall back to a scan if not.
+        let found = match self
+            .objects
+            .binary_search_by_key(&index, |o| u32::from(o.index))
+        {
+            Ok(i) => self.objects.get(i),
+            Err(_) => self.objects.iter().find(|o| u32::from(o.index) == index),
+        };
+        found.map(|o| o.data.as_slice())
     }
 
     /// Bytes the encoded collection takes (8-byte lengths): header, objects, and a

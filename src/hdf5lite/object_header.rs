@@ -198,7 +198,7 @@ impl<R: ReadAt + ?Sized> ChunkReader<'_, R> {
             .at(address));
         }
         let end = address.checked_add(len);
-        if end.map_or(true, |e| e > self.src.len()) {
+        if end.is_none_or(|e| e > self.src.len()) {
             return Err(Error::format(format!(
                 "object header chunk of {len} bytes passes the end of the file"
             ))

@@ -46,7 +46,7 @@ impl Superblock {
         let len = src.len();
         let mut at = 0u64;
         loop {
-            if at.checked_add(9).map_or(true, |end| end > len) {
+            if at.checked_add(9).is_none_or(|end| end > len) {
                 return Err(Error::format("no HDF5 signature found").at(0));
             }
             let mut sig = [0u8; 8];
@@ -54,7 +54,12 @@ impl Superblock {
             if sig == SIGNATURE {
                 break;
             }
-            at = if at == 0 { 512 } else { at * 2 };
+            at = match at {
+                0 => 512,
+                n => n
+                    .checked_mul(2)
+                    .ok_or_else(|| Error::format("no HDF5 signature found").at(0))?,
+            };
         }
         let n = (len - at).min(256) as usize;
         let mut buf = vec![0u8; n];

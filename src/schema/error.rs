@@ -22,6 +22,16 @@ pub enum Error {
         starts: usize,
         ends: usize,
     },
+    /// `--merge`: a region name occurs in the profile and in the native inputs.
+    RegionClash(String),
+    /// An HDF5 file that is not a scope-profiler profile.
+    NotAProfile(String),
+    /// A profile whose schema attribute is invalid or too new.
+    Schema(String),
+    /// A profile whose content contradicts itself (damaged or truncated).
+    Corrupt(String),
+    /// Valid content that sp cannot carry over.
+    Unsupported(String),
     /// Writing or reading the HDF5 file failed.
     Hdf5(hdf5lite::Error),
 }
@@ -49,6 +59,16 @@ impl fmt::Display for Error {
                 f,
                 "region {region:?} has {starts} start times but {ends} end times"
             ),
+            Error::RegionClash(name) => write!(
+                f,
+                "region {name:?} appears in more than one result set; merging them would \
+                 double-count it. Give the regions distinct names (a 'fortran:' prefix, say) \
+                 before merging."
+            ),
+            Error::NotAProfile(m)
+            | Error::Schema(m)
+            | Error::Corrupt(m)
+            | Error::Unsupported(m) => f.write_str(m),
             Error::Hdf5(e) => e.fmt(f),
         }
     }

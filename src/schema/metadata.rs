@@ -18,6 +18,8 @@ pub enum MetaValue {
     Bool(bool),
     /// 1-D variable-length string array (also when empty).
     StrList(Vec<String>),
+    /// Any other numeric value carried over from an input file with its own type.
+    Typed(Datatype, Shape, Data),
 }
 
 impl MetaValue {
@@ -41,6 +43,9 @@ impl MetaValue {
                 Shape::vector(items.len() as u64),
                 Data::VlenStrings(items.clone()),
             ),
+            MetaValue::Typed(datatype, shape, data) => {
+                (datatype.clone(), shape.clone(), data.clone())
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod metadata;
 pub mod native;
 pub mod profile;
+pub mod read;
 pub mod stats;
 pub mod write;
 
@@ -16,4 +17,5 @@ pub use error::Error;
 pub use metadata::{MetaValue, Metadata};
 pub use native::{Merger, RegionCalls};
 pub use profile::{Profile, Row};
+pub use read::{read_profile, StoredProfile};
 pub use stats::Summary;

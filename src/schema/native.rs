@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::error::Error;
 use super::metadata::{MetaValue, Metadata};
 use super::profile::{Profile, Row};
+use super::read::StoredProfile;
 
 /// `trace_format_version` the reference always records.
 pub const TRACE_FORMAT_VERSION: i64 = 2;
@@ -31,14 +32,36 @@ impl RegionCalls {
     }
 }
 
+/// One region with its calls per rank.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RegionRanks {
+    pub name: String,
+    pub ranks: BTreeMap<u32, RegionCalls>,
+}
+
+impl RegionRanks {
+    /// The sort key: the earliest start over the region's ranks, in float seconds.
+    fn key(&self) -> f64 {
+        self.ranks
+            .values()
+            .map(RegionCalls::first_start_seconds)
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Stably sorts regions by their earliest start, as `ProfilingResults.get_regions` does.
+pub fn sort_regions(regions: &mut [RegionRanks]) {
+    regions.sort_by(|a, b| a.key().total_cmp(&b.key()));
+}
+
 /// Collects ranks input by input (in sorted path order) and produces the merged profile.
 #[derive(Debug, Default)]
 pub struct Merger {
-    /// Rank → the input that claimed it and its regions.
-    ranks: BTreeMap<u32, (String, Vec<RegionCalls>)>,
-    /// Region names in order of first appearance.
-    names: Vec<String>,
-    name_index: HashMap<String, usize>,
+    /// Rank → the input that claimed it.
+    claimed: BTreeMap<u32, String>,
+    /// Regions in order of first appearance.
+    regions: Vec<RegionRanks>,
+    index: HashMap<String, usize>,
     /// Metadata of the `.h5` input holding the lowest rank, with that rank.
     inherited: Option<(u32, Metadata)>,
     earliest_start: Option<i64>,
@@ -63,7 +86,7 @@ impl Merger {
             rank,
             origin: origin.to_owned(),
         })?;
-        if let Some((earlier, _)) = self.ranks.get(&rank) {
+        if let Some(earlier) = self.claimed.get(&rank) {
             return Err(Error::DuplicateRank {
                 rank,
                 earlier: earlier.clone(),
@@ -79,61 +102,42 @@ impl Merger {
                 });
             }
         }
+        self.claimed.insert(rank, origin.to_owned());
         if let Some(meta) = metadata.filter(|m| !m.is_empty()) {
             if self.inherited.as_ref().is_none_or(|(r, _)| rank < *r) {
                 self.inherited = Some((rank, meta.clone()));
             }
         }
-        // Later records of a repeated name replace earlier ones, as a dict would.
-        let mut unique: Vec<RegionCalls> = Vec::with_capacity(regions.len());
         for region in regions {
-            if !self.name_index.contains_key(&region.name) {
-                self.name_index
-                    .insert(region.name.clone(), self.names.len());
-                self.names.push(region.name.clone());
-            }
             if let Some(&first) = region.starts.first() {
                 self.earliest_start = Some(self.earliest_start.map_or(first, |e| e.min(first)));
             }
-            match unique.iter_mut().find(|r| r.name == region.name) {
-                Some(slot) => *slot = region,
-                None => unique.push(region),
-            }
+            let slot = match self.index.get(&region.name) {
+                Some(&i) => i,
+                None => {
+                    self.index.insert(region.name.clone(), self.regions.len());
+                    self.regions.push(RegionRanks {
+                        name: region.name.clone(),
+                        ranks: BTreeMap::new(),
+                    });
+                    self.regions.len() - 1
+                }
+            };
+            // A later record of a repeated name replaces the earlier one, as a dict would.
+            self.regions[slot].ranks.insert(rank, region);
         }
-        self.ranks.insert(rank, (origin.to_owned(), unique));
         Ok(())
     }
 
     /// Number of ranks claimed so far.
     pub fn rank_count(&self) -> usize {
-        self.ranks.len()
+        self.claimed.len()
     }
 
-    /// The merged profile. `label`, when given, is stored as the run label.
-    pub fn finish(self, label: Option<&str>) -> Profile {
-        let order = self.global_order();
-        let position: HashMap<&str, usize> = order
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| (self.names[n].as_str(), i))
-            .collect();
-
-        let mut region_names: Vec<String> = Vec::new();
-        let mut ids: HashMap<String, u32> = HashMap::new();
-        let mut rows = Vec::new();
-        for (rank, (_, mut regions)) in self.ranks {
-            regions.sort_by_key(|r| position.get(r.name.as_str()).copied());
-            for region in regions {
-                let next_id = region_names.len() as u32;
-                let id = *ids.entry(region.name.clone()).or_insert_with(|| {
-                    region_names.push(region.name.clone());
-                    next_id
-                });
-                rows.push(row(rank, id, region));
-            }
-        }
-
-        let mut metadata = self.inherited.map(|(_, m)| m).unwrap_or_default();
+    /// The metadata import-native records: the inherited attributes, then `source`,
+    /// `trace_format_version`, `start_time_ns` (when there are calls) and `label` (if given).
+    fn native_metadata(&mut self, label: Option<&str>) -> Metadata {
+        let mut metadata = self.inherited.take().map(|(_, m)| m).unwrap_or_default();
         metadata.insert("source".into(), MetaValue::Str("native".into()));
         metadata.insert(
             "trace_format_version".into(),
@@ -145,26 +149,74 @@ impl Merger {
         if let Some(label) = label {
             metadata.insert("label".into(), MetaValue::Str(label.to_owned()));
         }
-        Profile {
-            metadata,
-            region_names,
-            rows,
-        }
+        metadata
     }
 
-    /// Indices into `names`, stably sorted by each region's smallest key over its ranks.
-    fn global_order(&self) -> Vec<usize> {
-        let mut key = vec![f64::INFINITY; self.names.len()];
-        for (_, regions) in self.ranks.values() {
-            for region in regions {
-                if let Some(&i) = self.name_index.get(&region.name) {
-                    key[i] = key[i].min(region.first_start_seconds());
-                }
-            }
+    /// The merged profile. `label`, when given, is stored as the run label.
+    pub fn finish(mut self, label: Option<&str>) -> Profile {
+        let metadata = self.native_metadata(label);
+        let mut regions = self.regions;
+        sort_regions(&mut regions);
+        emit(regions, metadata)
+    }
+
+    /// `import-native --merge`: combines a stored profile with these native ranks (SCHEMA.md
+    /// §5.7). Ranks line up by number; region names must not occur in both. The profile's
+    /// metadata wins; `label` is set only when given.
+    pub fn merge_into(
+        mut self,
+        profile: StoredProfile,
+        label: Option<&str>,
+    ) -> Result<Profile, Error> {
+        if let Some(clash) = self
+            .regions
+            .iter()
+            .find(|r| profile.region_names.contains(&r.name))
+        {
+            return Err(Error::RegionClash(clash.name.clone()));
         }
-        let mut order: Vec<usize> = (0..self.names.len()).collect();
-        order.sort_by(|&a, &b| key[a].total_cmp(&key[b]));
-        order
+        let mut metadata = profile.metadata;
+        for (key, value) in self.native_metadata(None) {
+            metadata.entry(key).or_insert(value);
+        }
+        if let Some(label) = label {
+            metadata.insert("label".into(), MetaValue::Str(label.to_owned()));
+        }
+        let mut natives = self.regions;
+        sort_regions(&mut natives);
+        let mut regions = profile.regions;
+        regions.extend(natives);
+        sort_regions(&mut regions);
+        Ok(emit(regions, metadata))
+    }
+}
+
+/// Rows for `regions` (already in global order): ranks ascending, and within a rank the
+/// regions in global order; region ids on first appearance.
+fn emit(regions: Vec<RegionRanks>, metadata: Metadata) -> Profile {
+    let mut by_rank: BTreeMap<u32, Vec<RegionCalls>> = BTreeMap::new();
+    for region in regions {
+        for (rank, calls) in region.ranks {
+            by_rank.entry(rank).or_default().push(calls);
+        }
+    }
+    let mut region_names: Vec<String> = Vec::new();
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let mut rows = Vec::new();
+    for (rank, regions) in by_rank {
+        for region in regions {
+            let next_id = region_names.len() as u32;
+            let id = *ids.entry(region.name.clone()).or_insert_with(|| {
+                region_names.push(region.name.clone());
+                next_id
+            });
+            rows.push(row(rank, id, region));
+        }
+    }
+    Profile {
+        metadata,
+        region_names,
+        rows,
     }
 }
 
