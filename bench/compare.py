@@ -96,7 +96,7 @@ for region in results.get_regions():
 
 
 class Run:
-    """One child process: wall seconds, own peak RSS in MiB, exit code, stderr tail."""
+    """One child process: wall seconds, own peak RSS in MiB, exit code, first lines of stderr."""
 
     def __init__(self, seconds, rss_mib, code, err):
         self.seconds = seconds
