@@ -1,0 +1,209 @@
+//! The streaming conversion of `sp convert` against the in-memory route of the library
+//! (`trace::parse` → `Merger` → `to_hdf5`): the same bytes, for traces with regions larger
+//! than one streaming block (whose `m2` is summed in pieces), both byte orders and versions,
+//! empty regions, and many small ranks.
+
+mod support;
+
+use std::path::Path;
+
+use sp::schema::{write, Merger, RegionCalls};
+use sp::trace::{encode, parse, Endian, Region, Trace, Version};
+
+/// A deterministic pseudo-random sequence (SplitMix64).
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn region(name: &str, calls: usize, seed: u64, source: bool) -> Region {
+    let mut mix = Mix(seed);
+    let mut t = 1_000_000_000_000i64 + (mix.next() % 1_000_000) as i64;
+    let mut starts = Vec::with_capacity(calls);
+    let mut ends = Vec::with_capacity(calls);
+    for _ in 0..calls {
+        t += (mix.next() % 10_000) as i64;
+        starts.push(t);
+        // Durations spread over orders of magnitude, a few negative.
+        let d = (mix.next() % (1 << (mix.next() % 30))) as i64;
+        ends.push(if mix.next() % 97 == 0 {
+            t - d / 5
+        } else {
+            t + d
+        });
+    }
+    Region {
+        name: name.into(),
+        source_file: source.then(|| format!("{name}.c")),
+        source_line: source.then_some(12),
+        starts,
+        ends,
+    }
+}
+
+/// Writes the traces and returns the in-memory route's bytes.
+fn write_inputs(dir: &Path, traces: &[(Trace, Version, Endian)], label: &str) -> Vec<u8> {
+    let mut merger = Merger::new();
+    for (i, (trace, version, endian)) in traces.iter().enumerate() {
+        let bytes = encode(trace, *version, *endian);
+        let name = format!("run_rank{i:05}.spt");
+        std::fs::write(dir.join(&name), &bytes).unwrap();
+        let view = parse(&bytes).unwrap();
+        let regions = view
+            .regions
+            .iter()
+            .map(|r| RegionCalls {
+                name: r.name.to_owned(),
+                source_file: r.source_file.map(str::to_owned),
+                source_line: r.source_line.map(i64::from),
+                source_text: None,
+                starts: r.starts.to_vec(),
+                ends: r.ends.to_vec(),
+            })
+            .collect();
+        merger
+            .add_rank(&name, i64::from(view.rank), regions, None)
+            .unwrap();
+    }
+    let profile = merger.finish(Some(label));
+    let mut out = Vec::new();
+    write::to_hdf5(&profile).unwrap().finish(&mut out).unwrap();
+    out
+}
+
+fn convert(dir: &Path, output: &Path) {
+    let mut cmd = support::sp();
+    cmd.arg("convert").arg(dir).arg("-o").arg(output).arg("-q");
+    support::run_ok(&mut cmd);
+}
+
+#[test]
+fn large_regions_and_mixed_formats_match_the_in_memory_route() {
+    let scratch = support::scratch_dir("stream-large");
+    let inputs = scratch.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let traces = vec![
+        (
+            Trace {
+                rank: 0,
+                regions: vec![
+                    // > 2 blocks of 512 Ki calls: m2 from three pairwise pieces.
+                    region("hot", 1_200_003, 1, true),
+                    region("small", 1_000, 2, false),
+                    region("idle", 0, 3, true),
+                ],
+            },
+            Version::V2,
+            Endian::Little,
+        ),
+        (
+            Trace {
+                rank: 1,
+                regions: vec![
+                    region("small", 70_000, 4, false),
+                    region("hot", 9, 5, false),
+                ],
+            },
+            Version::V1,
+            Endian::Big,
+        ),
+        (
+            Trace {
+                rank: 7,
+                regions: vec![
+                    region("late", 524_288, 6, true),
+                    region("edge", 524_289, 7, true),
+                ],
+            },
+            Version::V2,
+            Endian::Big,
+        ),
+    ];
+    let expected = write_inputs(&inputs, &traces, "large");
+    let output = scratch.join("large.h5");
+    convert(&inputs, &output);
+    let ours = std::fs::read(&output).unwrap();
+    assert_eq!(ours.len(), expected.len());
+    assert!(
+        ours == expected,
+        "streamed file differs from the in-memory one"
+    );
+    std::fs::remove_dir_all(scratch).ok();
+}
+
+#[test]
+fn many_small_ranks_match_the_in_memory_route() {
+    let scratch = support::scratch_dir("stream-many");
+    let inputs = scratch.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let traces: Vec<_> = (0..300)
+        .map(|rank| {
+            let regions = (0..6)
+                .map(|r| {
+                    region(
+                        &format!("r{r}"),
+                        (rank * 7 + r) % 40,
+                        (rank * 10 + r) as u64,
+                        r % 2 == 0,
+                    )
+                })
+                .collect();
+            (
+                Trace {
+                    rank: rank as i32,
+                    regions,
+                },
+                Version::V2,
+                Endian::Little,
+            )
+        })
+        .collect();
+    let expected = write_inputs(&inputs, &traces, "many");
+    let output = scratch.join("many.h5");
+    convert(&inputs, &output);
+    assert!(std::fs::read(&output).unwrap() == expected);
+    std::fs::remove_dir_all(scratch).ok();
+}
+
+#[test]
+fn a_bad_input_fails_with_its_path_and_leaves_no_output() {
+    let scratch = support::scratch_dir("stream-bad");
+    let inputs = scratch.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let good = encode(
+        &Trace {
+            rank: 0,
+            regions: vec![region("a", 10, 1, false)],
+        },
+        Version::V2,
+        Endian::Little,
+    );
+    std::fs::write(inputs.join("a_rank00000.spt"), &good).unwrap();
+    std::fs::write(inputs.join("b_rank00001.spt"), &good[..good.len() - 3]).unwrap();
+    std::fs::write(inputs.join("c_rank00002.spt"), &good).unwrap();
+    let output = scratch.join("out.h5");
+    let out = support::sp()
+        .arg("convert")
+        .arg(&inputs)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("sp: {}/b_rank00001.spt: ", inputs.display())),
+        "{stderr}"
+    );
+    assert!(!output.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&scratch).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "only the input directory remains");
+    std::fs::remove_dir_all(scratch).ok();
+}
