@@ -241,6 +241,135 @@ fn read_calls(
     Ok(())
 }
 
+/// Pass-1 statistics of calls `lo..hi` of one region.
+struct Segment {
+    builder: SummaryBuilder,
+    total_ns: i128,
+    first_start: Option<i64>,
+}
+
+/// Reads calls `lo..hi` (at most one block; left in `bufs`) and summarises them.
+fn segment_stats(
+    src: &Source,
+    endian: Endian,
+    record: &Streamed,
+    lo: u64,
+    hi: u64,
+    bufs: &mut Buffers,
+) -> io::Result<Segment> {
+    read_calls(src, endian, record, lo, hi, false, bufs)?;
+    let mut builder = SummaryBuilder::new();
+    builder.push(&bufs.starts, &bufs.ends);
+    let total_ns = bufs
+        .starts
+        .iter()
+        .zip(&bufs.ends)
+        .map(|(s, e)| i128::from(*e) - i128::from(*s))
+        .sum::<i128>();
+    Ok(Segment {
+        builder,
+        total_ns,
+        first_start: bufs.starts.first().copied(),
+    })
+}
+
+/// Pass 1 for regions over one block: their block-sized segments on all threads, then
+/// joined in order. A read failure becomes the failure of that region's input.
+fn summarise_large(
+    paths: &[PathBuf],
+    results: &mut [Result<Scanned, String>],
+    threads: usize,
+    progress: &Progress,
+) {
+    let mut tasks = Vec::new();
+    for (input, result) in results.iter().enumerate() {
+        if let Ok(scanned) = result {
+            for (region, r) in scanned.regions.iter().enumerate() {
+                if r.calls > BLOCK {
+                    let mut lo = 0;
+                    while lo < r.calls {
+                        let hi = r.calls.min(lo + BLOCK);
+                        tasks.push((input, region, lo, hi));
+                        lo = hi;
+                    }
+                }
+            }
+        }
+    }
+    if tasks.is_empty() {
+        return;
+    }
+    let done: Vec<Mutex<Option<io::Result<Segment>>>> =
+        tasks.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let shared: &[Result<Scanned, String>] = results;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(tasks.len()).max(1) {
+            scope.spawn(|| {
+                let mut bufs = Buffers::default();
+                let mut cache: Option<(usize, Source)> = None;
+                loop {
+                    let t = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(input, region, lo, hi)) = tasks.get(t) else {
+                        break;
+                    };
+                    let Some(Ok(scanned)) = shared.get(input) else {
+                        continue;
+                    };
+                    let result = (|| {
+                        let src = match &cache {
+                            Some((i, src)) if *i == input => src.clone(),
+                            _ => {
+                                let src = Source::File(Arc::new(FileAt::open(&paths[input])?));
+                                cache = Some((input, src.clone()));
+                                src
+                            }
+                        };
+                        let record = &scanned.regions[region];
+                        segment_stats(&src, scanned.endian, record, lo, hi, &mut bufs)
+                    })();
+                    progress.add(16 * (hi - lo));
+                    if let Ok(mut slot) = done[t].lock() {
+                        *slot = Some(result);
+                    }
+                }
+            });
+        }
+    });
+    let mut joined: Option<(usize, usize, Segment)> = None;
+    let finish = |results: &mut [Result<Scanned, String>], j: Option<(usize, usize, Segment)>| {
+        if let Some((input, region, seg)) = j {
+            if let Some(Ok(scanned)) = results.get_mut(input) {
+                let record = &mut scanned.regions[region];
+                record.first_start = seg.first_start;
+                record.total_ns = seg.total_ns;
+                // m2 comes in pass 2.
+                record.summary = seg.builder.finish(0.0);
+            }
+        }
+    };
+    for ((input, region, lo, _), slot) in tasks.into_iter().zip(done) {
+        let seg = match slot.into_inner().ok().flatten() {
+            Some(Ok(seg)) => seg,
+            Some(Err(e)) => {
+                results[input] = Err(format!("cannot read: {e}"));
+                continue;
+            }
+            None => continue,
+        };
+        if lo == 0 {
+            finish(results, joined.take());
+            joined = Some((input, region, seg));
+        } else if let Some((_, _, whole)) = joined.as_mut() {
+            // Segments before the last are whole blocks, a multiple of the cast buffer.
+            let appended = whole.builder.append(seg.builder);
+            debug_assert!(appended);
+            whole.total_ns += seg.total_ns;
+        }
+    }
+    finish(results, joined.take());
+}
+
 /// Pass 1 for one input.
 fn scan(
     path: &Path,
@@ -277,37 +406,21 @@ fn scan(
             starts_at: r.starts_at,
             ends_at: r.ends_at,
         };
-        let mut builder = SummaryBuilder::new();
-        let mut lo = 0;
-        while lo < r.calls {
-            let hi = r.calls.min(lo + BLOCK);
-            read_calls(&src, index.endian, &record, lo, hi, false, bufs)
+        // Regions over one block are summarised in parallel pieces afterwards.
+        if r.calls <= BLOCK {
+            let seg = segment_stats(&src, index.endian, &record, 0, r.calls, bufs)
                 .map_err(|e| format!("cannot read: {e}"))?;
-            if lo == 0 {
-                record.first_start = bufs.starts.first().copied();
-            }
-            builder.push(&bufs.starts, &bufs.ends);
-            record.total_ns += bufs
-                .starts
-                .iter()
-                .zip(&bufs.ends)
-                .map(|(s, e)| i128::from(*e) - i128::from(*s))
-                .sum::<i128>();
-            progress.add(16 * (hi - lo));
-            lo = hi;
-        }
-        let m2 = if r.calls <= BLOCK {
-            // The block is still in memory: m2 now.
+            progress.add(16 * r.calls);
             let durations = bufs
                 .starts
                 .iter()
                 .zip(&bufs.ends)
                 .map(|(s, e)| e.wrapping_sub(*s));
-            squared_deviation_sum(r.calls, builder.mean(), durations)
-        } else {
-            0.0
-        };
-        record.summary = builder.finish(m2);
+            let m2 = squared_deviation_sum(r.calls, seg.builder.mean(), durations);
+            record.first_start = seg.first_start;
+            record.total_ns = seg.total_ns;
+            record.summary = seg.builder.finish(m2);
+        }
         regions.push(record);
     }
     let keep = match src {
@@ -448,7 +561,16 @@ pub fn convert(
     output: &Path,
     progress: &Progress,
 ) -> Result<Converted, Failure> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = std::env::var("SP_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let t0 = std::time::Instant::now();
+    let tick = |what: &str| {
+        if std::env::var_os("SP_TIMING").is_some() {
+            eprintln!("{what}: {:.3}", t0.elapsed().as_secs_f64());
+        }
+    };
     // Pass 1, inputs in parallel; results kept in path order.
     let results: Vec<Mutex<Option<Result<_, String>>>> =
         paths.iter().map(|_| Mutex::new(None)).collect();
@@ -470,15 +592,23 @@ pub fn convert(
         }
     });
 
+    tick("pass 1");
+    let mut results: Vec<Result<Scanned, String>> = results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("not read (internal error)".into()))
+        })
+        .collect();
+    summarise_large(paths, &mut results, threads, progress);
+    tick("pass 1 large");
+
     let mut merger: Merger<Streamed> = Merger::default();
     let mut endians = Vec::with_capacity(paths.len());
     let mut kept = Vec::with_capacity(paths.len());
-    for (i, slot) in results.into_iter().enumerate() {
-        let result = slot
-            .into_inner()
-            .ok()
-            .flatten()
-            .ok_or_else(|| Failure::in_file(&names[i], "not read (internal error)"))?;
+    for (i, result) in results.into_iter().enumerate() {
         let scanned = result.map_err(|e| Failure::in_file(&names[i], e))?;
         endians.push(scanned.endian);
         kept.push(scanned.kept);
@@ -516,6 +646,7 @@ pub fn convert(
     let durations_at = place(deferred.durations)?;
     let summaries_at = place(deferred.summary_statistics)?;
 
+    tick("metadata");
     // Pass 2.
     let records: Vec<Streamed> = merged.rows.iter().map(|r| r.record.clone()).collect();
     let (units, plans, slot_count) = plan_units(&records);
@@ -569,6 +700,7 @@ pub fn convert(
     }
     let sums = sums.into_inner().unwrap_or_default();
 
+    tick("pass 2");
     // Summaries last: m2 of the large rows from their pieces.
     let mut summaries = Vec::with_capacity(records.len() * 88);
     for (record, plan) in records.iter().zip(&plans) {
@@ -580,7 +712,9 @@ pub fn convert(
         summaries.extend_from_slice(&summary.encode());
     }
     write_place(file, summaries_at, 0, &summaries).map_err(|e| in_output(&e))?;
+    tick("summaries");
     out.commit()?;
+    tick("commit");
 
     let totals = merged
         .rows
