@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use super::chunk_index::ChunkRecord;
-use super::cursor::Cursor;
+use super::cursor::{Cursor, Encoder};
 use super::error::{Error, Result};
 use super::reader::source::Source;
 
@@ -72,6 +72,71 @@ impl ChunkKey {
             filter_mask,
             offset,
         })
+    }
+}
+
+impl ChunkKey {
+    /// Encodes the key; `trailing` is the extra last offset (0, or the element size in the
+    /// final key of a tree, as libhdf5 writes it).
+    pub fn encode(&self, e: &mut Encoder, trailing: u64) {
+        e.u32(self.size);
+        e.u32(self.filter_mask);
+        for &o in &self.offset {
+            e.u64(o);
+        }
+        e.u64(trailing);
+    }
+}
+
+/// Children per node of a chunk tree: 2K with libhdf5's default K of 32, for leaves and
+/// internal nodes alike (a superblock v2 file without a K-values message uses the default).
+pub const CHUNK_NODE_CHILDREN: usize = 64;
+
+/// Bytes of one chunk-tree node of a 1-D dataset (rank 1, keys of 24 bytes) with
+/// [`CHUNK_NODE_CHILDREN`] slots, as libhdf5 sizes every node whatever its use.
+pub fn chunk_node_size(rank: usize, offset_width: u8) -> u64 {
+    let key = 8 + 8 * (rank as u64 + 1);
+    NodeHeader::encoded_len(offset_width)
+        + (CHUNK_NODE_CHILDREN as u64 + 1) * key
+        + CHUNK_NODE_CHILDREN as u64 * u64::from(offset_width)
+}
+
+/// One node of a chunk tree: keys and children interleaved, the final key after the last
+/// child (`(key, trailing)` pairs), padded with zeros to `node_size`.
+pub struct ChunkNode<'a> {
+    pub level: u8,
+    pub left: Option<u64>,
+    pub right: Option<u64>,
+    pub children: &'a [(ChunkKey, u64)],
+    pub final_key: (&'a ChunkKey, u64),
+}
+
+impl ChunkNode<'_> {
+    /// Encodes the node.
+    pub fn encode(&self, e: &mut Encoder, node_size: u64) -> Result<()> {
+        let start = e.len();
+        e.bytes(b"TREE");
+        e.u8(NodeType::CHUNK.0);
+        e.u8(self.level);
+        e.u16(
+            u16::try_from(self.children.len())
+                .ok()
+                .filter(|&n| usize::from(n) <= CHUNK_NODE_CHILDREN)
+                .ok_or_else(|| Error::usage("too many children in a v1 B-tree node"))?,
+        );
+        e.address(self.left);
+        e.address(self.right);
+        for (key, child) in self.children {
+            key.encode(e, 0);
+            e.address(Some(*child));
+        }
+        self.final_key.0.encode(e, self.final_key.1);
+        let used = (e.len() - start) as u64;
+        let pad = node_size
+            .checked_sub(used)
+            .ok_or_else(|| Error::usage("v1 B-tree node larger than its size"))?;
+        e.zeros(pad as usize);
+        Ok(())
     }
 }
 

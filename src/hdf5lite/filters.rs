@@ -179,6 +179,49 @@ pub fn shuffle(data: &[u8], element_size: usize) -> Vec<u8> {
     out
 }
 
+/// Shuffles `raw` (elements of `element_size` bytes) and deflates it into `out` as a zlib
+/// stream at `level` (0–9): the chunk bytes of a shuffle + gzip pipeline. `scratch` is
+/// reused for the shuffled bytes.
+pub fn shuffle_deflate(
+    raw: &[u8],
+    element_size: usize,
+    level: u8,
+    scratch: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    scratch.clear();
+    scratch.resize(raw.len(), 0);
+    let n = if element_size > 1 {
+        raw.len() / element_size
+    } else {
+        0
+    };
+    if n == 0 {
+        scratch.copy_from_slice(raw);
+    } else {
+        for (i, elem) in raw.chunks_exact(element_size).enumerate() {
+            for (j, &b) in elem.iter().enumerate() {
+                scratch[j * n + i] = b;
+            }
+        }
+        let done = n * element_size;
+        scratch[done..].copy_from_slice(&raw[done..]);
+    }
+    out.clear();
+    let mut z = flate2::Compress::new(flate2::Compression::new(u32::from(level.min(9))), true);
+    out.reserve(raw.len() / 2 + 64);
+    loop {
+        let consumed = z.total_in() as usize;
+        let status = z
+            .compress_vec(&scratch[consumed..], out, flate2::FlushCompress::Finish)
+            .map_err(|e| Error::usage(format!("deflate failed: {e}")))?;
+        match status {
+            flate2::Status::StreamEnd => return Ok(()),
+            _ => out.reserve(out.capacity().max(4096)),
+        }
+    }
+}
+
 /// HDF5's Fletcher-32 over big-endian 16-bit words (an odd last byte is the high byte).
 pub fn fletcher32(data: &[u8]) -> u32 {
     let mut sum1: u64 = 0;

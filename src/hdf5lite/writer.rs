@@ -16,12 +16,13 @@
 
 use std::io::Write;
 
+use super::btree_v1::{chunk_node_size, ChunkKey, ChunkNode, CHUNK_NODE_CHILDREN};
 use super::cursor::{Encoder, Widths};
 use super::error::{Error, Result};
 use super::global_heap::{GlobalHeapCollection, HeapObject};
 use super::messages::{
-    datatype, Attribute, AttributeInfo, DataLayout, Dataspace, FillValue, GroupInfo, Link,
-    LinkInfo, MessageFlags, MessageType,
+    datatype, fill_value, Attribute, AttributeInfo, ChunkIndex, DataLayout, Dataspace, FillValue,
+    Filter, FilterId, FilterPipeline, GroupInfo, Link, LinkInfo, MessageFlags, MessageType,
 };
 use super::model::{CharSet, Data, Datatype, Shape, StringLength};
 use super::object_header::ObjectHeader;
@@ -36,6 +37,20 @@ pub struct ObjectId(pub(crate) usize);
 pub enum Layout {
     /// One contiguous block (or no storage when the dataset is empty).
     Contiguous,
+    /// Fixed-size chunks through shuffle + deflate, indexed by a version 1 B-tree (layout
+    /// message v3: readable by libhdf5 1.8 and later). Deferred datasets only: the caller
+    /// compresses the chunks ([`filters::shuffle_deflate`](super::filters::shuffle_deflate))
+    /// and appends them after [`Placement::eof`].
+    Chunked(Chunking),
+}
+
+/// Chunk size and deflate level of a [`Layout::Chunked`] dataset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunking {
+    /// Elements per chunk (1-D datasets), at least 1 and at most the dataset's length.
+    pub elements: u64,
+    /// zlib level, 0–9.
+    pub deflate_level: u8,
 }
 
 /// Links or attributes above this count need stored phase-change values to stay compact.
@@ -96,9 +111,138 @@ impl WriteAt for Vec<u8> {
 /// Where [`FileWriter::finish_at`] put the file's end and each deferred dataset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placement {
-    /// Length of the whole file once the deferred data is written.
+    /// Length of the whole file once the deferred contiguous data is written; chunks of
+    /// chunked datasets are appended from here.
     pub eof: u64,
     deferred: Vec<(ObjectId, DataPlace)>,
+    chunked: Vec<(ObjectId, ChunkPlan)>,
+    root_header: u64,
+}
+
+/// The planned chunk index of one deferred chunked dataset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkPlan {
+    /// Elements in the dataset and per chunk; bytes per element.
+    pub len: u64,
+    pub chunk_elements: u64,
+    pub element_size: u64,
+    /// Address of the first B-tree node (leaves first, the root last).
+    btree_at: u64,
+    /// Nodes per level, leaves first.
+    levels: Vec<u64>,
+    node_size: u64,
+}
+
+impl ChunkPlan {
+    fn new(len: u64, chunk_elements: u64, element_size: u64) -> Self {
+        let chunks = len.div_ceil(chunk_elements);
+        let mut levels = vec![chunks.div_ceil(CHUNK_NODE_CHILDREN as u64).max(1)];
+        while let Some(&n) = levels.last().filter(|&&n| n > 1) {
+            levels.push(n.div_ceil(CHUNK_NODE_CHILDREN as u64));
+        }
+        ChunkPlan {
+            len,
+            chunk_elements,
+            element_size,
+            btree_at: 0,
+            levels,
+            node_size: chunk_node_size(1, Widths::STANDARD.offset),
+        }
+    }
+
+    /// Number of chunks.
+    pub fn chunks(&self) -> u64 {
+        self.len.div_ceil(self.chunk_elements)
+    }
+
+    /// Bytes of one chunk before filtering (edge chunks are stored at full size too).
+    pub fn chunk_bytes(&self) -> u64 {
+        self.chunk_elements * self.element_size
+    }
+
+    fn btree_size(&self) -> u64 {
+        self.levels.iter().sum::<u64>() * self.node_size
+    }
+
+    fn root(&self) -> u64 {
+        self.btree_at + self.btree_size() - self.node_size
+    }
+
+    /// Encodes every node of the tree over `chunks` (address and stored size, in order).
+    fn encode(&self, chunks: &[StoredChunk]) -> Result<Vec<u8>> {
+        let n = self.chunks();
+        if chunks.len() as u64 != n {
+            return Err(Error::usage(format!(
+                "{} chunks given, the dataset has {n}",
+                chunks.len()
+            )));
+        }
+        let key = |c: u64| match chunks.get(c as usize) {
+            Some(chunk) => (
+                ChunkKey {
+                    size: chunk.size,
+                    filter_mask: 0,
+                    offset: vec![c * self.chunk_elements],
+                },
+                0,
+            ),
+            // The final key: just past the last chunk, with the element size trailing.
+            None => (
+                ChunkKey {
+                    size: 0,
+                    filter_mask: 0,
+                    offset: vec![n * self.chunk_elements],
+                },
+                self.element_size,
+            ),
+        };
+        let mut e = Encoder::new(Widths::STANDARD);
+        // Chunks covered by one node at each level.
+        let mut span = 1u64;
+        let mut first_node = self.btree_at;
+        let mut below = 0u64;
+        for (level, &count) in self.levels.iter().enumerate() {
+            let child_span = span;
+            span *= CHUNK_NODE_CHILDREN as u64;
+            for j in 0..count {
+                let lo = j * span;
+                let hi = ((j + 1) * span).min(n);
+                let mut children = Vec::with_capacity(CHUNK_NODE_CHILDREN);
+                let mut c = lo;
+                let mut child = 0u64;
+                while c < hi {
+                    let address = if level == 0 {
+                        chunks[c as usize].address
+                    } else {
+                        below + (j * CHUNK_NODE_CHILDREN as u64 + child) * self.node_size
+                    };
+                    children.push((key(c).0, address));
+                    c += child_span;
+                    child += 1;
+                }
+                let (final_key, trailing) = key(hi);
+                let at = |k: u64| first_node + k * self.node_size;
+                ChunkNode {
+                    level: level as u8,
+                    left: (j > 0).then(|| at(j - 1)),
+                    right: (j + 1 < count).then(|| at(j + 1)),
+                    children: &children,
+                    final_key: (&final_key, trailing),
+                }
+                .encode(&mut e, self.node_size)?;
+            }
+            below = first_node;
+            first_node += count * self.node_size;
+        }
+        Ok(e.into_bytes())
+    }
+}
+
+/// Where one filtered chunk was written, and its stored size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredChunk {
+    pub address: u64,
+    pub size: u32,
 }
 
 /// The planned storage of one deferred dataset.
@@ -111,6 +255,37 @@ pub struct DataPlace {
 }
 
 impl Placement {
+    /// The chunk plan of deferred chunked dataset `id`.
+    pub fn chunked(&self, id: ObjectId) -> Option<&ChunkPlan> {
+        self.chunked
+            .iter()
+            .find(|(d, _)| *d == id)
+            .map(|(_, plan)| plan)
+    }
+
+    /// Writes the chunk index of dataset `id` once its chunks are stored (in chunk order).
+    pub fn write_chunk_index<S: WriteAt + ?Sized>(
+        &self,
+        out: &mut S,
+        id: ObjectId,
+        chunks: &[StoredChunk],
+    ) -> Result<()> {
+        let plan = self
+            .chunked(id)
+            .ok_or_else(|| Error::usage("not a deferred chunked dataset"))?;
+        out.write_all_at(plan.btree_at, &plan.encode(chunks)?)?;
+        Ok(())
+    }
+
+    /// Rewrites the superblock with the final end of file, after chunks were appended.
+    pub fn write_eof<S: WriteAt + ?Sized>(&self, out: &mut S, eof: u64) -> Result<()> {
+        if eof < self.eof {
+            return Err(Error::usage("end of file before the planned data"));
+        }
+        out.write_all_at(0, &Superblock::v2(self.root_header, eof).encode_v2())?;
+        Ok(())
+    }
+
     /// The planned storage of deferred dataset `id`.
     pub fn data(&self, id: ObjectId) -> Option<DataPlace> {
         self.deferred
@@ -175,6 +350,11 @@ impl FileWriter {
         data: Data,
         layout: Layout,
     ) -> Result<ObjectId> {
+        if layout != Layout::Contiguous {
+            return Err(
+                Error::usage("only deferred datasets can be chunked").in_object(name.to_owned())
+            );
+        }
         let value = Value {
             datatype,
             shape,
@@ -203,7 +383,26 @@ impl FileWriter {
         name: &str,
         datatype: Datatype,
         shape: Shape,
+        layout: Layout,
     ) -> Result<ObjectId> {
+        if let Layout::Chunked(c) = &layout {
+            let len = match &shape {
+                Shape::Simple(dims) if dims.len() == 1 => dims[0],
+                _ => 0,
+            };
+            let element = datatype.element_size().unwrap_or(0);
+            let fits = c
+                .elements
+                .checked_mul(element)
+                .is_some_and(|b| b <= u64::from(u32::MAX));
+            if len == 0 || c.elements == 0 || c.elements > len || !fits || c.deflate_level > 9 {
+                return Err(Error::usage(
+                    "chunking needs a non-empty 1-D dataset, 1 to len elements per chunk of \
+                     under 4 GiB, and a deflate level of 0 to 9",
+                )
+                .in_object(name.to_owned()));
+            }
+        }
         if datatype.is_variable_length() {
             return Err(
                 Error::usage("a deferred dataset needs a fixed-size datatype")
@@ -223,7 +422,7 @@ impl FileWriter {
             Node {
                 kind: Kind::Dataset {
                     value,
-                    layout: Layout::Contiguous,
+                    layout,
                     deferred: true,
                 },
                 attributes: Vec::new(),
@@ -381,7 +580,28 @@ impl FileWriter {
             next += c.encoded_size();
         }
         let mut deferred = Vec::new();
+        let mut chunked = Vec::new();
         for (i, node) in self.nodes.iter().enumerate() {
+            if let Kind::Dataset {
+                value,
+                layout: Layout::Chunked(c),
+                ..
+            } = &node.kind
+            {
+                let mut plan = ChunkPlan::new(
+                    value.shape.element_count().unwrap_or(0),
+                    c.elements,
+                    value.datatype.element_size().unwrap_or(0),
+                );
+                next = align8(next);
+                plan.btree_at = next;
+                next = next
+                    .checked_add(plan.btree_size())
+                    .ok_or_else(|| Error::usage("file larger than 2^64 bytes"))?;
+                addr.data[i] = Some(plan.root());
+                chunked.push((ObjectId(i), plan));
+                continue;
+            }
             if let Kind::Dataset {
                 value,
                 deferred: later,
@@ -440,7 +660,12 @@ impl FileWriter {
                 }
             }
         }
-        Ok(Placement { eof, deferred })
+        Ok(Placement {
+            eof,
+            deferred,
+            chunked,
+            root_header: addr.headers[0],
+        })
     }
 
     /// Encodes the object header of node `i`.
@@ -480,7 +705,6 @@ impl FileWriter {
                 }
             }
             Kind::Dataset { value, layout, .. } => {
-                let Layout::Contiguous = layout;
                 msg(MessageType::DATASPACE, 0, &mut |e| {
                     Dataspace::from_shape(&value.shape).encode(e);
                     Ok(())
@@ -490,6 +714,11 @@ impl FileWriter {
                 })?;
                 let fill = if value.datatype.is_variable_length() {
                     FillValue::VLEN
+                } else if let Layout::Chunked(_) = layout {
+                    FillValue {
+                        alloc_time: fill_value::alloc_time::INCREMENTAL,
+                        ..FillValue::NUMERIC
+                    }
                 } else {
                     FillValue::NUMERIC
                 };
@@ -497,10 +726,33 @@ impl FileWriter {
                     fill.encode(e);
                     Ok(())
                 })?;
-                let size = raw_size(value)?;
-                let layout = DataLayout::Contiguous {
-                    address: addr.data[i],
-                    size,
+                let layout = match layout {
+                    Layout::Contiguous => DataLayout::Contiguous {
+                        address: addr.data[i],
+                        size: raw_size(value)?,
+                    },
+                    Layout::Chunked(c) => {
+                        let element = value.datatype.element_size().unwrap_or(0);
+                        let optional = |id, client_data| Filter {
+                            id,
+                            name: None,
+                            flags: 1,
+                            client_data,
+                        };
+                        let pipeline = FilterPipeline {
+                            filters: vec![
+                                optional(FilterId::SHUFFLE, vec![element as u32]),
+                                optional(FilterId::DEFLATE, vec![u32::from(c.deflate_level)]),
+                            ],
+                        };
+                        msg(MessageType::FILTER_PIPELINE, 0, &mut |e| pipeline.encode(e))?;
+                        DataLayout::Chunked {
+                            address: addr.data[i],
+                            dims: vec![c.elements, element],
+                            index: ChunkIndex::BTreeV1,
+                            flags: 0,
+                        }
+                    }
                 };
                 msg(MessageType::LAYOUT, 0, &mut |e| layout.encode(e))?;
             }
@@ -725,7 +977,7 @@ mod tests {
         for (name, bytes) in ["deltas", "durations"].iter().zip(columns) {
             let shape = Shape::vector(bytes.len() as u64 / 8);
             ids.push(if deferred {
-                w.create_deferred_dataset(g, name, Datatype::I64, shape)
+                w.create_deferred_dataset(g, name, Datatype::I64, shape, Layout::Contiguous)
                     .unwrap()
             } else {
                 w.create_dataset(
@@ -795,8 +1047,76 @@ mod tests {
         assert_eq!(err.kind(), super::super::ErrorKind::Usage);
         let mut w = FileWriter::new();
         let err = w
-            .create_deferred_dataset(FileWriter::ROOT, "s", Datatype::VLEN_UTF8, Shape::vector(1))
+            .create_deferred_dataset(
+                FileWriter::ROOT,
+                "s",
+                Datatype::VLEN_UTF8,
+                Shape::vector(1),
+                Layout::Contiguous,
+            )
             .unwrap_err();
         assert_eq!(err.kind(), super::super::ErrorKind::Usage);
+    }
+
+    /// A chunked dataset over three B-tree levels' worth of logic (200 chunks: 4 leaves and
+    /// a root), its chunks appended after the plan, read back by our reader.
+    #[test]
+    fn chunked_deferred_dataset_reads_back() {
+        let n = 200_000u64 - 17; // the last chunk is partial, stored at full size
+        let values: Vec<i64> = (0..n as i64).map(|i| i * i % 1009 - 500).collect();
+        let mut w = FileWriter::new();
+        let id = w
+            .create_deferred_dataset(
+                FileWriter::ROOT,
+                "v",
+                Datatype::I64,
+                Shape::vector(n),
+                Layout::Chunked(Chunking {
+                    elements: 1000,
+                    deflate_level: 4,
+                }),
+            )
+            .unwrap();
+        let mut out = Vec::new();
+        let placement = w.finish_at(&mut out).unwrap();
+        let plan = placement.chunked(id).unwrap().clone();
+        assert_eq!((plan.chunks(), plan.chunk_bytes()), (200, 8000));
+        assert_eq!(plan.levels, [4, 1]);
+        let mut at = placement.eof;
+        let mut stored = Vec::new();
+        let (mut scratch, mut packed) = (Vec::new(), Vec::new());
+        for chunk in values.chunks(1000) {
+            let mut raw: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+            raw.resize(8000, 0);
+            super::super::filters::shuffle_deflate(&raw, 8, 4, &mut scratch, &mut packed).unwrap();
+            out.write_all_at(at, &packed).unwrap();
+            stored.push(StoredChunk {
+                address: at,
+                size: packed.len() as u32,
+            });
+            at += packed.len() as u64;
+        }
+        placement.write_chunk_index(&mut out, id, &stored).unwrap();
+        placement.write_eof(&mut out, at).unwrap();
+        assert_eq!(out.len() as u64, at);
+
+        let file = super::super::reader::File::open(out.as_slice()).unwrap();
+        let ds = file.dataset("/v").unwrap();
+        assert_eq!(ds.read_i64s().unwrap(), values);
+        // Wrong chunk count is refused.
+        assert!(placement
+            .write_chunk_index(&mut Vec::new(), id, &stored[1..])
+            .is_err());
+    }
+
+    #[test]
+    fn chunk_tree_levels() {
+        let plan = |chunks: u64| ChunkPlan::new(chunks * 10, 10, 8).levels;
+        assert_eq!(plan(1), [1]);
+        assert_eq!(plan(64), [1]);
+        assert_eq!(plan(65), [2, 1]);
+        assert_eq!(plan(64 * 64), [64, 1]);
+        assert_eq!(plan(64 * 64 + 1), [65, 2, 1]);
+        assert_eq!(ChunkPlan::new(1, 1, 8).node_size, 2096);
     }
 }

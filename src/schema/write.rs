@@ -272,7 +272,13 @@ fn bulk_dataset(
 ) -> Result<ObjectId, Error> {
     match data {
         Some(bytes) => dataset(w, parent, name, datatype, Data::Fixed(bytes)),
-        None => Ok(w.create_deferred_dataset(parent, name, datatype, Shape::vector(len))?),
+        None => Ok(w.create_deferred_dataset(
+            parent,
+            name,
+            datatype,
+            Shape::vector(len),
+            Layout::Contiguous,
+        )?),
     }
 }
 
