@@ -9,6 +9,7 @@ use sp::hdf5lite;
 use sp::schema::{self, Merger, RegionCalls};
 use sp::trace;
 
+mod packer;
 mod progress;
 mod stream;
 
@@ -49,6 +50,17 @@ pub struct Opts {
     #[arg(long, value_name = "PROFILE.h5")]
     merge: Option<PathBuf>,
 
+    /// Store the event columns chunked with shuffle + gzip at LEVEL (0-9) [default: 4].
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "4",
+        value_parser = clap::value_parser!(u8).range(0..=9)
+    )]
+    compress: Option<u8>,
+
     /// Do not print the summary table and the `wrote` line.
     #[arg(short, long)]
     quiet: bool,
@@ -81,13 +93,18 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             merger.finish(Some(&label))
         }
     };
-    let file =
-        schema::write::to_hdf5(&profile).map_err(|e| Failure::in_file(opts.output.display(), e))?;
-    write_atomically(&opts.output, |out| {
-        file.finish(out)
-            .map(|_| ())
-            .map_err(|e| Failure::in_file(opts.output.display(), format!("cannot write: {e}")))
-    })?;
+    match opts.compress {
+        Some(level) => stream::write_compressed(&profile, &opts.output, level)?,
+        None => {
+            let file = schema::write::to_hdf5(&profile)
+                .map_err(|e| Failure::in_file(opts.output.display(), e))?;
+            write_atomically(&opts.output, |out| {
+                file.finish(out).map(|_| ()).map_err(|e| {
+                    Failure::in_file(opts.output.display(), format!("cannot write: {e}"))
+                })
+            })?;
+        }
+    }
 
     if !opts.quiet {
         let stdout = std::io::stdout();
@@ -116,8 +133,16 @@ fn run_streaming(opts: &Opts, paths: &[InputPath]) -> Result<(), Failure> {
         .map(|m| m.len())
         .sum();
     progress.set_total(input_bytes.saturating_mul(2));
-    let converted =
-        progress.around(|| stream::convert(&files, &names, &label, &opts.output, &progress))?;
+    let converted = progress.around(|| {
+        stream::convert(
+            &files,
+            &names,
+            &label,
+            &opts.output,
+            opts.compress,
+            &progress,
+        )
+    })?;
     if !opts.quiet {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();

@@ -22,9 +22,10 @@ use sp::hdf5lite::writer::{DataPlace, WriteAt};
 use sp::schema::stats::{m2_from_sum, pairwise_sum, squared_deviation_sum, PairwisePlan};
 use sp::schema::stats::{SummaryBuilder, CAST_BUFFER};
 use sp::schema::write::{to_hdf5_deferred, RowHead};
-use sp::schema::{Merged, Merger, RegionRecord, Summary};
+use sp::schema::{Merged, Merger, Profile, RegionRecord, Summary};
 use sp::trace::{self, Endian, IndexError, ReadAt as _};
 
+use super::packer::{PackScratch, Packer};
 use super::progress::Progress;
 use crate::cli::output::AtomicOutput;
 use crate::cli::summary::RowTotal;
@@ -136,7 +137,7 @@ impl trace::ReadAt for FileAt {
 }
 
 /// The output file as a positional sink (shared by the pass-2 threads).
-struct FileSink<'f>(&'f File);
+pub(super) struct FileSink<'f>(pub(super) &'f File);
 
 impl WriteAt for FileSink<'_> {
     fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
@@ -150,7 +151,7 @@ fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
 }
 
 #[cfg(unix)]
-fn write_at(file: &File, offset: u64, bytes: &[u8]) -> io::Result<()> {
+pub(super) fn write_at(file: &File, offset: u64, bytes: &[u8]) -> io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
 }
 
@@ -170,7 +171,7 @@ fn read_at(file: &File, mut offset: u64, mut buf: &mut [u8]) -> io::Result<()> {
 }
 
 #[cfg(windows)]
-fn write_at(file: &File, mut offset: u64, mut bytes: &[u8]) -> io::Result<()> {
+pub(super) fn write_at(file: &File, mut offset: u64, mut bytes: &[u8]) -> io::Result<()> {
     use std::os::windows::fs::FileExt;
     while !bytes.is_empty() {
         match file.seek_write(bytes, offset)? {
@@ -193,6 +194,7 @@ struct Buffers {
     squares: Vec<f64>,
     deltas: Vec<u8>,
     durations: Vec<u8>,
+    pack: PackScratch,
 }
 
 /// Reads calls `lo..hi` of `region` into `bufs.starts` / `bufs.ends`; with `previous`, also
@@ -559,6 +561,7 @@ pub fn convert(
     names: &[String],
     label: &str,
     output: &Path,
+    compress: Option<u8>,
     progress: &Progress,
 ) -> Result<Converted, Failure> {
     let threads = std::env::var("SP_THREADS")
@@ -630,8 +633,9 @@ pub fn convert(
         })
         .collect();
     let in_output = |e: &dyn std::fmt::Display| Failure::in_file(output.display(), e);
-    let (writer, deferred) = to_hdf5_deferred(&merged.metadata, &merged.region_names, &heads)
-        .map_err(|e| in_output(&e))?;
+    let (writer, deferred) =
+        to_hdf5_deferred(&merged.metadata, &merged.region_names, &heads, compress)
+            .map_err(|e| in_output(&e))?;
 
     let out = AtomicOutput::create(output)?;
     let placement = writer
@@ -642,9 +646,22 @@ pub fn convert(
             .data(id)
             .ok_or_else(|| in_output(&"no planned storage (internal error)"))
     };
-    let deltas_at = place(deferred.start_deltas)?;
-    let durations_at = place(deferred.durations)?;
     let summaries_at = place(deferred.summary_statistics)?;
+    let columns = match (compress, placement.chunked(deferred.start_deltas)) {
+        (Some(level), Some(_)) => Columns::Packed(Box::new(
+            Packer::new(
+                out.file(),
+                &placement,
+                [deferred.start_deltas, deferred.durations],
+                level,
+            )
+            .map_err(|e| in_output(&e))?,
+        )),
+        _ => Columns::Plain {
+            deltas_at: place(deferred.start_deltas)?,
+            durations_at: place(deferred.durations)?,
+        },
+    };
 
     tick("metadata");
     // Pass 2.
@@ -669,14 +686,13 @@ pub fn convert(
                     let u = next.fetch_add(1, Ordering::Relaxed);
                     let Some(unit) = units.get(u) else { break };
                     let ctx = UnitContext {
+                        file,
                         records: &records,
                         inputs: &inputs,
-                        file,
-                        deltas_at,
-                        durations_at,
+                        columns: &columns,
                         progress,
                     };
-                    match write_unit(&ctx, unit, &mut bufs, &mut cache) {
+                    match write_unit(&ctx, u, unit, &mut bufs, &mut cache) {
                         Ok(partials) => {
                             if let Ok(mut sums) = sums.lock() {
                                 for (slot, sum) in partials {
@@ -686,6 +702,9 @@ pub fn convert(
                         }
                         Err(f) => {
                             stop.store(true, Ordering::Relaxed);
+                            if let Columns::Packed(p) = &columns {
+                                p.abort();
+                            }
                             if let Ok(mut first) = failed.lock() {
                                 first.get_or_insert(f);
                             }
@@ -699,6 +718,9 @@ pub fn convert(
         return Err(f);
     }
     let sums = sums.into_inner().unwrap_or_default();
+    if let Columns::Packed(packer) = columns {
+        packer.finish(&placement).map_err(|e| in_output(&e))?;
+    }
 
     tick("pass 2");
     // Summaries last: m2 of the large rows from their pieces.
@@ -731,6 +753,81 @@ pub fn convert(
     })
 }
 
+/// Writes an in-memory profile (`.h5` inputs, `--merge`) with compressed event columns.
+pub fn write_compressed(profile: &Profile, output: &Path, level: u8) -> Result<(), Failure> {
+    let in_output = |e: &dyn std::fmt::Display| Failure::in_file(output.display(), e);
+    let heads: Vec<RowHead<'_>> = profile
+        .rows
+        .iter()
+        .map(|r| RowHead {
+            rank: r.rank,
+            region_id: r.region_id,
+            source_file: &r.source_file,
+            source_line: r.source_line,
+            source_text: &r.source_text,
+            calls: r.call_count() as u64,
+        })
+        .collect();
+    let (writer, deferred) = to_hdf5_deferred(
+        &profile.metadata,
+        &profile.region_names,
+        &heads,
+        Some(level),
+    )
+    .map_err(|e| in_output(&e))?;
+    let out = AtomicOutput::create(output)?;
+    let file = out.file();
+    let placement = writer
+        .finish_at(&mut FileSink(file))
+        .map_err(|e| in_output(&format!("cannot write: {e}")))?;
+    let summaries: Vec<u8> = profile
+        .rows
+        .iter()
+        .flat_map(|r| Summary::of(&r.starts, &r.ends).encode())
+        .collect();
+    let summaries_at = placement
+        .data(deferred.summary_statistics)
+        .ok_or_else(|| in_output(&"no planned storage (internal error)"))?;
+    write_place(file, summaries_at, 0, &summaries).map_err(|e| in_output(&e))?;
+    if placement.chunked(deferred.start_deltas).is_some() {
+        let packer = Packer::new(
+            file,
+            &placement,
+            [deferred.start_deltas, deferred.durations],
+            level,
+        )
+        .map_err(|e| in_output(&e))?;
+        let (mut deltas, mut durations) = (Vec::new(), Vec::new());
+        let mut scratch = PackScratch::default();
+        let (mut unit, mut first) = (0usize, 0u64);
+        let mut flush =
+            |deltas: &mut Vec<u8>, durations: &mut Vec<u8>, unit: &mut usize, first: &mut u64| {
+                let n = deltas.len() as u64 / 8;
+                let r = packer.put_unit(*unit, *first, [deltas, durations], &mut scratch);
+                *unit += 1;
+                *first += n;
+                deltas.clear();
+                durations.clear();
+                r
+            };
+        for row in &profile.rows {
+            let mut previous = 0i64;
+            for (&start, &end) in row.starts.iter().zip(&row.ends) {
+                deltas.extend_from_slice(&start.wrapping_sub(previous).to_le_bytes());
+                durations.extend_from_slice(&end.wrapping_sub(start).to_le_bytes());
+                previous = start;
+                if deltas.len() as u64 >= BLOCK * 8 {
+                    flush(&mut deltas, &mut durations, &mut unit, &mut first)
+                        .map_err(|e| in_output(&e))?;
+                }
+            }
+        }
+        flush(&mut deltas, &mut durations, &mut unit, &mut first).map_err(|e| in_output(&e))?;
+        packer.finish(&placement).map_err(|e| in_output(&e))?;
+    }
+    out.commit()
+}
+
 /// Writes `bytes` at byte `offset` inside the planned storage `place`.
 fn write_place(file: &File, place: DataPlace, offset: u64, bytes: &[u8]) -> Result<(), String> {
     if bytes.is_empty() {
@@ -745,12 +842,22 @@ fn write_place(file: &File, place: DataPlace, offset: u64, bytes: &[u8]) -> Resu
     }
 }
 
+/// Where pass 2 puts the event columns.
+enum Columns<'a> {
+    /// Contiguous: each unit's bytes at their offsets.
+    Plain {
+        deltas_at: DataPlace,
+        durations_at: DataPlace,
+    },
+    /// Chunked and compressed, appended in unit order.
+    Packed(Box<Packer<'a>>),
+}
+
 struct UnitContext<'a> {
+    file: &'a File,
     records: &'a [Streamed],
     inputs: &'a Inputs<'a>,
-    file: &'a File,
-    deltas_at: DataPlace,
-    durations_at: DataPlace,
+    columns: &'a Columns<'a>,
     progress: &'a Progress,
 }
 
@@ -758,6 +865,7 @@ struct UnitContext<'a> {
 /// m2 partial sums of pieces of large rows.
 fn write_unit(
     ctx: &UnitContext<'_>,
+    index: usize,
     unit: &Unit,
     bufs: &mut Buffers,
     cache: &mut Option<(usize, Source)>,
@@ -808,9 +916,24 @@ fn write_unit(
         }
         ctx.progress.add(16 * (piece.hi - piece.lo));
     }
-    let offset = unit.first_event * 8;
     let in_output = |e: String| Failure::new(format!("output: {e}"));
-    write_place(ctx.file, ctx.deltas_at, offset, &bufs.deltas).map_err(in_output)?;
-    write_place(ctx.file, ctx.durations_at, offset, &bufs.durations).map_err(in_output)?;
+    match ctx.columns {
+        Columns::Plain {
+            deltas_at,
+            durations_at,
+        } => {
+            let offset = unit.first_event * 8;
+            write_place(ctx.file, *deltas_at, offset, &bufs.deltas).map_err(in_output)?;
+            write_place(ctx.file, *durations_at, offset, &bufs.durations).map_err(in_output)?;
+        }
+        Columns::Packed(packer) => packer
+            .put_unit(
+                index,
+                unit.first_event,
+                [&bufs.deltas, &bufs.durations],
+                &mut bufs.pack,
+            )
+            .map_err(in_output)?,
+    }
     Ok(partials)
 }
