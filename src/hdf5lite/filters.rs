@@ -179,47 +179,78 @@ pub fn shuffle(data: &[u8], element_size: usize) -> Vec<u8> {
     out
 }
 
-/// Shuffles `raw` (elements of `element_size` bytes) and deflates it into `out` as a zlib
-/// stream at `level` (0–9): the chunk bytes of a shuffle + gzip pipeline. `scratch` is
-/// reused for the shuffled bytes.
-pub fn shuffle_deflate(
-    raw: &[u8],
-    element_size: usize,
-    level: u8,
-    scratch: &mut Vec<u8>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    scratch.clear();
-    scratch.resize(raw.len(), 0);
-    let n = if element_size > 1 {
-        raw.len() / element_size
-    } else {
-        0
-    };
-    if n == 0 {
-        scratch.copy_from_slice(raw);
-    } else {
-        for (i, elem) in raw.chunks_exact(element_size).enumerate() {
-            for (j, &b) in elem.iter().enumerate() {
-                scratch[j * n + i] = b;
+/// The writer side of a shuffle + gzip pipeline: shuffles a chunk's bytes and deflates them
+/// as a zlib stream. Holds the compressor and a buffer, reused from chunk to chunk.
+pub struct ShuffleDeflate {
+    z: flate2::Compress,
+    shuffled: Vec<u8>,
+}
+
+impl ShuffleDeflate {
+    /// A compressor at zlib `level` (0–9; higher values are taken as 9).
+    pub fn new(level: u8) -> Self {
+        ShuffleDeflate {
+            z: flate2::Compress::new(flate2::Compression::new(u32::from(level.min(9))), true),
+            shuffled: Vec::new(),
+        }
+    }
+
+    /// Replaces `out` with the filtered bytes of one chunk `raw` of `element_size`-byte
+    /// elements.
+    pub fn chunk(&mut self, raw: &[u8], element_size: usize, out: &mut Vec<u8>) -> Result<()> {
+        shuffle_into(raw, element_size, &mut self.shuffled);
+        out.clear();
+        out.reserve(raw.len() / 2 + 64);
+        self.z.reset();
+        loop {
+            let consumed = usize::try_from(self.z.total_in()).unwrap_or(usize::MAX);
+            let rest = self.shuffled.get(consumed..).unwrap_or(&[]);
+            let status = self
+                .z
+                .compress_vec(rest, out, flate2::FlushCompress::Finish)
+                .map_err(|e| Error::usage(format!("deflate failed: {e}")))?;
+            if status == Status::StreamEnd {
+                return Ok(());
+            }
+            out.reserve(out.capacity().max(4096));
+        }
+    }
+}
+
+/// [`shuffle`] into a reused buffer, with a fast path for 8-byte elements.
+fn shuffle_into(raw: &[u8], element_size: usize, out: &mut Vec<u8>) {
+    out.resize(raw.len(), 0);
+    if element_size <= 1 || raw.len() < element_size {
+        out.copy_from_slice(raw);
+        return;
+    }
+    let n = raw.len() / element_size;
+    let done = n * element_size;
+    if element_size == 8 {
+        let (planes, tail) = out.split_at_mut(done);
+        let mut p: Vec<&mut [u8]> = planes.chunks_exact_mut(n).collect();
+        if let [p0, p1, p2, p3, p4, p5, p6, p7] = p.as_mut_slice() {
+            for (i, elem) in raw[..done].chunks_exact(8).enumerate() {
+                let e: [u8; 8] = elem.try_into().unwrap_or([0; 8]);
+                p0[i] = e[0];
+                p1[i] = e[1];
+                p2[i] = e[2];
+                p3[i] = e[3];
+                p4[i] = e[4];
+                p5[i] = e[5];
+                p6[i] = e[6];
+                p7[i] = e[7];
             }
         }
-        let done = n * element_size;
-        scratch[done..].copy_from_slice(&raw[done..]);
+        tail.copy_from_slice(&raw[done..]);
+        return;
     }
-    out.clear();
-    let mut z = flate2::Compress::new(flate2::Compression::new(u32::from(level.min(9))), true);
-    out.reserve(raw.len() / 2 + 64);
-    loop {
-        let consumed = z.total_in() as usize;
-        let status = z
-            .compress_vec(&scratch[consumed..], out, flate2::FlushCompress::Finish)
-            .map_err(|e| Error::usage(format!("deflate failed: {e}")))?;
-        match status {
-            flate2::Status::StreamEnd => return Ok(()),
-            _ => out.reserve(out.capacity().max(4096)),
+    for (i, elem) in raw.chunks_exact(element_size).enumerate() {
+        for (j, &b) in elem.iter().enumerate() {
+            out[j * n + i] = b;
         }
     }
+    out[done..].copy_from_slice(&raw[done..]);
 }
 
 /// HDF5's Fletcher-32 over big-endian 16-bit words (an odd last byte is the high byte).
@@ -364,5 +395,19 @@ mod tests {
         let err = decode_chunk(&f, 0, vec![], 0, 1, 0).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Unsupported);
         assert_eq!(err.message(), "filter 32000 (lzf) is not supported");
+    }
+
+    #[test]
+    fn shuffle_deflate_round_trips_through_the_reader_side() {
+        let raw: Vec<u8> = (0..8 * 1000 + 5).map(|i| (i * 7 % 251) as u8).collect();
+        let mut z = ShuffleDeflate::new(4);
+        let mut packed = Vec::new();
+        for element_size in [8usize, 4, 1] {
+            z.chunk(&raw, element_size, &mut packed).unwrap();
+            assert_eq!(&packed[..1], &[0x78]); // a zlib header
+            let shuffled = inflate(&packed, raw.len(), 0).unwrap();
+            assert_eq!(shuffled, shuffle(&raw, element_size));
+            assert_eq!(unshuffle(&shuffled, element_size), raw);
+        }
     }
 }

@@ -39,7 +39,7 @@ pub enum Layout {
     Contiguous,
     /// Fixed-size chunks through shuffle + deflate, indexed by a version 1 B-tree (layout
     /// message v3: readable by libhdf5 1.8 and later). Deferred datasets only: the caller
-    /// compresses the chunks ([`filters::shuffle_deflate`](super::filters::shuffle_deflate))
+    /// compresses the chunks ([`ShuffleDeflate`](super::filters::ShuffleDeflate))
     /// and appends them after [`Placement::eof`].
     Chunked(Chunking),
 }
@@ -1084,11 +1084,12 @@ mod tests {
         assert_eq!(plan.levels, [4, 1]);
         let mut at = placement.eof;
         let mut stored = Vec::new();
-        let (mut scratch, mut packed) = (Vec::new(), Vec::new());
+        let mut z = super::super::filters::ShuffleDeflate::new(4);
+        let mut packed = Vec::new();
         for chunk in values.chunks(1000) {
             let mut raw: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
             raw.resize(8000, 0);
-            super::super::filters::shuffle_deflate(&raw, 8, 4, &mut scratch, &mut packed).unwrap();
+            z.chunk(&raw, 8, &mut packed).unwrap();
             out.write_all_at(at, &packed).unwrap();
             stored.push(StoredChunk {
                 address: at,

@@ -7,17 +7,21 @@ use std::fs::File;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 
-use sp::hdf5lite::filters::shuffle_deflate;
+use sp::hdf5lite::filters::ShuffleDeflate;
 use sp::hdf5lite::writer::{ChunkPlan, Placement, StoredChunk};
 use sp::hdf5lite::ObjectId;
 
 use super::stream::write_at;
 
+/// Units a thread may pack ahead of the oldest unwritten one before it waits.
+const MAX_AHEAD: usize = 16;
+
 /// Reusable buffers of one packing thread.
 #[derive(Default)]
 pub struct PackScratch {
+    /// The compressor, made at the first chunk with the packer's level.
+    z: Option<ShuffleDeflate>,
     padded: Vec<u8>,
-    shuffled: Vec<u8>,
     packed: Vec<u8>,
     out: Vec<u8>,
     sizes: Vec<(usize, u64, u32)>,
@@ -32,10 +36,15 @@ struct Fragment {
     bytes: Vec<u8>,
 }
 
+/// The packed chunks of one unit: their bytes back to back, and (column, chunk, size).
+type PackedUnit = (Vec<u8>, Vec<(usize, u64, u32)>);
+
 struct State {
     next_unit: usize,
     append_at: u64,
     chunks: [Vec<Option<StoredChunk>>; 2],
+    /// Units packed ahead of their turn.
+    ready: std::collections::BTreeMap<usize, PackedUnit>,
 }
 
 /// Packs the two event columns (start deltas, durations) of one output file.
@@ -72,6 +81,7 @@ impl<'a> Packer<'a> {
                 next_unit: 0,
                 append_at: placement.eof,
                 chunks: [chunks(&plans[0]), chunks(&plans[1])],
+                ready: std::collections::BTreeMap::new(),
             }),
             plans,
             ids,
@@ -128,24 +138,35 @@ impl<'a> Packer<'a> {
                 }
             }
         }
-        // Wait for this unit's turn, then append.
-        let mut state = self
-            .state
-            .lock()
-            .map_err(|_| "packer poisoned (internal error)".to_owned())?;
-        while state.next_unit != unit {
+        // Append this unit and any packed ahead of it once their turn has come; a unit
+        // too far ahead waits, so the backlog stays small.
+        let poisoned = |_| "packer poisoned (internal error)".to_owned();
+        let mut state = self.state.lock().map_err(poisoned)?;
+        while unit > state.next_unit + MAX_AHEAD {
             if self.aborted.load(Ordering::Relaxed) {
                 return Err("stopped".into());
             }
-            state = self
-                .turn
-                .wait(state)
-                .map_err(|_| "packer poisoned (internal error)".to_owned())?;
+            state = self.turn.wait(state).map_err(poisoned)?;
         }
-        let result = self.append(&mut state, s);
-        state.next_unit += 1;
+        let packed = (std::mem::take(&mut s.out), std::mem::take(&mut s.sizes));
+        state.ready.insert(unit, packed);
+        let mut result = Ok(());
+        let mut advanced = false;
+        loop {
+            let next = state.next_unit;
+            let Some(packed) = state.ready.remove(&next) else {
+                break;
+            };
+            if result.is_ok() {
+                result = self.append(&mut state, &packed.0, &packed.1);
+            }
+            state.next_unit += 1;
+            advanced = true;
+        }
         drop(state);
-        self.turn.notify_all();
+        if advanced {
+            self.turn.notify_all();
+        }
         result
     }
 
@@ -160,26 +181,26 @@ impl<'a> Packer<'a> {
             s.padded.resize(full, 0);
             &s.padded
         };
-        shuffle_deflate(
-            input,
-            plan.element_size as usize,
-            self.level,
-            &mut s.shuffled,
-            &mut s.packed,
-        )
-        .map_err(|e| e.to_string())
+        s.z.get_or_insert_with(|| ShuffleDeflate::new(self.level))
+            .chunk(input, plan.element_size as usize, &mut s.packed)
+            .map_err(|e| e.to_string())
     }
 
-    /// Writes the packed chunks in `s` at the end of the file and records them.
-    fn append(&self, state: &mut State, s: &PackScratch) -> Result<(), String> {
+    /// Writes packed chunks at the end of the file and records them.
+    fn append(
+        &self,
+        state: &mut State,
+        out: &[u8],
+        sizes: &[(usize, u64, u32)],
+    ) -> Result<(), String> {
         let mut at = state.append_at;
-        for &(column, chunk, size) in &s.sizes {
+        for &(column, chunk, size) in sizes {
             if let Some(slot) = state.chunks[column].get_mut(chunk as usize) {
                 *slot = Some(StoredChunk { address: at, size });
             }
             at += u64::from(size);
         }
-        write_at(self.file, state.append_at, &s.out).map_err(|e| format!("cannot write: {e}"))?;
+        write_at(self.file, state.append_at, out).map_err(|e| format!("cannot write: {e}"))?;
         state.append_at = at;
         Ok(())
     }
@@ -211,11 +232,8 @@ impl<'a> Packer<'a> {
                 i += 1;
             }
             self.pack(plan, &raw, &mut s)?;
-            s.out.clear();
-            s.out.extend_from_slice(&s.packed);
-            s.sizes.clear();
-            s.sizes.push((column, chunk, s.packed.len() as u32));
-            self.append(&mut state, &s)?;
+            let size = s.packed.len() as u32;
+            self.append(&mut state, &s.packed, &[(column, chunk, size)])?;
         }
         let mut sink = super::stream::FileSink(self.file);
         for (column, id) in self.ids.iter().enumerate() {
