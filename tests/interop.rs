@@ -427,3 +427,73 @@ fn c_hdf5_three_ranks_directory() {
 fn h5_and_trace_ranks_in_one_directory() {
     check_case("mixed_h5", &["mixed_h5"], &[]);
 }
+
+// `sp convert --compress`: the reference converts uncompressed (import-native has no such
+// option); the content must still be identical, and our file chunked with shuffle + gzip.
+
+fn check_compressed_case(name: &str, rel_inputs: &[&str], level: &str) {
+    let h = harness();
+    let inputs = h.inputs(rel_inputs);
+    let ref_out = h.case_dir(name, "ref").join("out.h5");
+    let our_out = h.case_dir(name, "ours").join("out.h5");
+    let r = h.reference(&inputs, &ref_out, &[]);
+    assert!(
+        r.status.success(),
+        "reference failed on {name}\n{}",
+        show(&r)
+    );
+    let o = h.ours(&inputs, &our_out, &[level]);
+    assert!(
+        o.status.success(),
+        "sp convert {level} failed on {name}\n{}",
+        show(&o)
+    );
+
+    let c = h.content_compare(&our_out, &ref_out);
+    assert_eq!(
+        c.status.code(),
+        Some(0),
+        "content differs on {name}\n{}",
+        show(&c)
+    );
+    let c = h.read_compare(&our_out, &ref_out);
+    assert_eq!(
+        c.status.code(),
+        Some(0),
+        "read_h5 differs on {name}\n{}",
+        show(&c)
+    );
+    support::assert_same_content_by_our_reader(&our_out, &ref_out);
+    for tool in [&["h5dump"][..], &["h5ls", "-r"][..]] {
+        let out = run(Command::new(tool[0]).args(&tool[1..]).arg(&our_out));
+        assert!(
+            out.status.success() && out.stderr.is_empty() && !out.stdout.is_empty(),
+            "{} on our compressed output of {name} complained\n{}",
+            tool.join(" "),
+            show(&out)
+        );
+    }
+    let listing = run(Command::new("h5ls")
+        .arg("-v")
+        .arg(format!("{}/events/durations", our_out.display())));
+    let text = String::from_utf8_lossy(&listing.stdout);
+    let digits: String = level.chars().filter(char::is_ascii_digit).collect();
+    let want = format!(
+        "deflate-1 OPT {{{}}}",
+        if digits.is_empty() { "4" } else { &digits }
+    );
+    assert!(
+        text.contains("shuffle-2 OPT {8}") && text.contains(&want),
+        "durations are not shuffled and deflated ({want}):\n{text}"
+    );
+}
+
+#[test]
+fn compressed_c_and_fortran_ranks() {
+    check_compressed_case("compress_mixed", &["mixed"], "--compress");
+}
+
+#[test]
+fn compressed_h5_and_trace_ranks_at_level_9() {
+    check_compressed_case("compress_mixed_h5", &["mixed_h5"], "--compress=9");
+}
