@@ -70,7 +70,9 @@ pub fn build(regions: &[&Region], rank: u32) -> Result<Vec<Call>, Nesting> {
         lanes.sort_unstable();
         lanes.dedup();
         for lane in lanes {
-            let positions: Vec<usize> = (0..calls.len()).filter(|&i| calls[i].lane == lane).collect();
+            let positions: Vec<usize> = (0..calls.len())
+                .filter(|&i| calls[i].lane == lane)
+                .collect();
             nest(&mut calls, &positions)?;
         }
     } else {

@@ -23,7 +23,10 @@ impl std::fmt::Display for PatternError {
 enum Atom {
     Char(char),
     Any,
-    Class { negated: bool, items: Vec<ClassItem> },
+    Class {
+        negated: bool,
+        items: Vec<ClassItem>,
+    },
     Start,
     End,
     Group(Pattern),
@@ -190,12 +193,30 @@ fn parse_alt(chars: &[char], pos: &mut usize, depth: u32) -> Result<Pattern, Pat
 
 fn escape(c: char) -> Result<Atom, PatternError> {
     Ok(match c {
-        'd' => Atom::Class { negated: false, items: vec![ClassItem::Digit] },
-        'w' => Atom::Class { negated: false, items: vec![ClassItem::Word] },
-        's' => Atom::Class { negated: false, items: vec![ClassItem::Space] },
-        'D' => Atom::Class { negated: true, items: vec![ClassItem::Digit] },
-        'W' => Atom::Class { negated: true, items: vec![ClassItem::Word] },
-        'S' => Atom::Class { negated: true, items: vec![ClassItem::Space] },
+        'd' => Atom::Class {
+            negated: false,
+            items: vec![ClassItem::Digit],
+        },
+        'w' => Atom::Class {
+            negated: false,
+            items: vec![ClassItem::Word],
+        },
+        's' => Atom::Class {
+            negated: false,
+            items: vec![ClassItem::Space],
+        },
+        'D' => Atom::Class {
+            negated: true,
+            items: vec![ClassItem::Digit],
+        },
+        'W' => Atom::Class {
+            negated: true,
+            items: vec![ClassItem::Word],
+        },
+        'S' => Atom::Class {
+            negated: true,
+            items: vec![ClassItem::Space],
+        },
         'n' => Atom::Char('\n'),
         't' => Atom::Char('\t'),
         c if c.is_ascii_punctuation() || c == ' ' => Atom::Char(c),
@@ -211,7 +232,11 @@ fn parse_atom(chars: &[char], pos: &mut usize, depth: u32) -> Result<Atom, Patte
         '^' => Atom::Start,
         '$' => Atom::End,
         '*' | '+' | '?' => return Err(PatternError(format!("nothing to repeat before {c:?}"))),
-        '{' | '}' => return Err(PatternError("counted repetition {m,n} is not supported".into())),
+        '{' | '}' => {
+            return Err(PatternError(
+                "counted repetition {m,n} is not supported".into(),
+            ))
+        }
         '(' => {
             if chars.get(*pos) == Some(&'?') {
                 if chars.get(*pos + 1) == Some(&':') {
@@ -257,7 +282,9 @@ fn parse_atom(chars: &[char], pos: &mut usize, depth: u32) -> Result<Atom, Patte
                     *pos += 1;
                     match escape(e)? {
                         Atom::Char(x) => x,
-                        Atom::Class { items: mut more, .. } => {
+                        Atom::Class {
+                            items: mut more, ..
+                        } => {
                             items.append(&mut more);
                             continue;
                         }

@@ -343,10 +343,7 @@ fn read_metadata_attrs<R: ReadAt>(file: &File<R>) -> Result<Vec<(String, Meta)>>
     let mut out = Vec::new();
     for attr in group.attributes()? {
         let value = attr.value(file)?;
-        let is_array = matches!(
-            attr.shape(),
-            Some(crate::hdf5lite::model::Shape::Simple(_))
-        );
+        let is_array = matches!(attr.shape(), Some(crate::hdf5lite::model::Shape::Simple(_)));
         let meta = match (is_array, value) {
             (true, Value::Array(items)) => Meta::List(items.into_iter().map(meta_value).collect()),
             (_, v) => meta_value(v),
@@ -385,7 +382,9 @@ fn storage_layout<R: ReadAt>(file: &File<R>) -> Result<String> {
 fn load<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<Profile> {
     let schema = schema_version(file)?;
     if schema > 3 {
-        return Err(Error::NotAProfile(format!("schema {schema} is newer than 3")));
+        return Err(Error::NotAProfile(format!(
+            "schema {schema} is newer than 3"
+        )));
     }
     let metadata = read_metadata_attrs(file)?;
     let mpi_size = metadata
@@ -503,7 +502,11 @@ fn to_rank(r: u64) -> Result<u32> {
     u32::try_from(r).map_err(|_| Error::Corrupt(format!("rank {r} out of range")))
 }
 
-fn read_summary_rows<R: ReadAt>(file: &File<R>, layout: Layout, ranks: &[u64]) -> Result<Vec<Region>> {
+fn read_summary_rows<R: ReadAt>(
+    file: &File<R>,
+    layout: Layout,
+    ranks: &[u64],
+) -> Result<Vec<Region>> {
     let names = region_names(file)?;
     let n = ranks.len();
     let ids = region_ids(file, names.len(), n)?;
@@ -568,20 +571,28 @@ fn read_summary_rows<R: ReadAt>(file: &File<R>, layout: Layout, ranks: &[u64]) -
     };
     for i in 0..n {
         let Value::Compound(members) = &stats[i] else {
-            return Err(Error::Corrupt("summary_statistics is not a compound".into()));
+            return Err(Error::Corrupt(
+                "summary_statistics is not a compound".into(),
+            ));
         };
         let int = |name: &str| -> Option<i64> {
-            members.iter().find(|(k, _)| k == name).and_then(|(_, v)| match v {
-                Value::Int(x) => i64::try_from(*x).ok(),
-                _ => None,
-            })
+            members
+                .iter()
+                .find(|(k, _)| k == name)
+                .and_then(|(_, v)| match v {
+                    Value::Int(x) => i64::try_from(*x).ok(),
+                    _ => None,
+                })
         };
         let float = |name: &str| -> Option<f64> {
-            members.iter().find(|(k, _)| k == name).and_then(|(_, v)| match v {
-                Value::Float(x) => Some(*x),
-                Value::Int(x) => Some(*x as f64),
-                _ => None,
-            })
+            members
+                .iter()
+                .find(|(k, _)| k == name)
+                .and_then(|(_, v)| match v {
+                    Value::Float(x) => Some(*x),
+                    Value::Int(x) => Some(*x as f64),
+                    _ => None,
+                })
         };
         let total = int("total").unwrap_or(0);
         let stored = Stored {
@@ -593,7 +604,9 @@ fn read_summary_rows<R: ReadAt>(file: &File<R>, layout: Layout, ranks: &[u64]) -
             last: int("last"),
             start_minimum: int("start_minimum"),
             end_maximum: int("end_maximum"),
-            gpu_count: int("gpu_count").and_then(|v| u64::try_from(v).ok()).unwrap_or(0),
+            gpu_count: int("gpu_count")
+                .and_then(|v| u64::try_from(v).ok())
+                .unwrap_or(0),
             gpu_total: int("gpu_total").unwrap_or(0),
             mean: float("mean"),
             m2: float("m2"),
@@ -639,7 +652,9 @@ fn read_columnar<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Region>
     check_rows("source_lines", lines.len(), n)?;
     let files = strings_or_empty(file, &format!("{idx}/source_files"), n)?;
     let exclusive = if has_link(file, idx, "exclusive_totals")? {
-        let v = file.dataset(&format!("{idx}/exclusive_totals"))?.read_i64s()?;
+        let v = file
+            .dataset(&format!("{idx}/exclusive_totals"))?
+            .read_i64s()?;
         check_rows("exclusive_totals", v.len(), n)?;
         Some(v)
     } else {
@@ -693,7 +708,11 @@ fn read_columnar<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Region>
                 .clone()
                 .map(|j| {
                     let thread = t[j];
-                    let lane = if thread < 0 { -1 } else { -2i64.wrapping_sub(thread) };
+                    let lane = if thread < 0 {
+                        -1
+                    } else {
+                        -2i64.wrapping_sub(thread)
+                    };
                     match &tasks {
                         Some(k) if k[j] >= 0 => k[j],
                         _ => lane,
@@ -750,8 +769,11 @@ fn read_legacy<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<(u64, Vec<Regi
             let ends = file.dataset(&format!("{path}/end_times"))?.read_i64s()?;
             check_rows(&path, ends.len(), starts.len())?;
             let gpu = if has_link(file, &path, "gpu_durations")? {
-                Some(file.dataset(&format!("{path}/gpu_durations"))?.read_i64s()?)
-                    .filter(|g| !g.is_empty())
+                Some(
+                    file.dataset(&format!("{path}/gpu_durations"))?
+                        .read_i64s()?,
+                )
+                .filter(|g| !g.is_empty())
             } else {
                 None
             };

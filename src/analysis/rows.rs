@@ -281,12 +281,24 @@ fn region_row(
     let mut first = timed
         .iter()
         .copied()
-        .reduce(|a, b| if b.first_start_s() < a.first_start_s() { b } else { a })
+        .reduce(|a, b| {
+            if b.first_start_s() < a.first_start_s() {
+                b
+            } else {
+                a
+            }
+        })
         .map(|r| first_duration(r));
     let mut last = timed
         .iter()
         .copied()
-        .reduce(|a, b| if b.last_end_s() > a.last_end_s() { b } else { a })
+        .reduce(|a, b| {
+            if b.last_end_s() > a.last_end_s() {
+                b
+            } else {
+                a
+            }
+        })
         .map(|r| last_duration(r));
     let calls: u64 = rows.iter().map(|r| r.calls()).sum();
     let coverage = covered(&rows);
@@ -299,7 +311,11 @@ fn region_row(
                 Err(_) => r.total_s(),
                 Ok(_) if r.calls() == 0 => 0.0,
                 Ok(_) if r.exclusive_total.is_some() => seconds(r.exclusive_total.unwrap_or(0)),
-                Ok(map) => seconds(map.get(&(region.name.clone(), r.rank)).copied().unwrap_or(0)),
+                Ok(map) => seconds(
+                    map.get(&(region.name.clone(), r.rank))
+                        .copied()
+                        .unwrap_or(0),
+                ),
             }
         };
         py_sum(rows.iter().map(|r| per(r)))
@@ -339,7 +355,13 @@ fn region_row(
             .iter()
             .filter(|s| s.first.is_some() && s.start_minimum.is_some())
             .copied()
-            .reduce(|a, b| if b.start_minimum < a.start_minimum { b } else { a })
+            .reduce(|a, b| {
+                if b.start_minimum < a.start_minimum {
+                    b
+                } else {
+                    a
+                }
+            })
             .map(|s| s.first.unwrap_or(0) as f64 / 1e9);
         last = stored
             .iter()
@@ -347,15 +369,19 @@ fn region_row(
             .copied()
             .reduce(|a, b| if b.end_maximum > a.end_maximum { b } else { a })
             .map(|s| s.last.unwrap_or(0) as f64 / 1e9);
-        let std = if stored.is_empty() || stored.iter().any(|s| s.mean.is_none() || s.m2.is_none()) {
+        let std = if stored.is_empty() || stored.iter().any(|s| s.mean.is_none() || s.m2.is_none())
+        {
             None
         } else {
             let count: u64 = stored.iter().map(|s| s.count).sum();
             if count == 0 {
                 None
             } else {
-                let mean = py_sum(stored.iter().map(|s| s.count as f64 * s.mean.unwrap_or(0.0)))
-                    / count as f64;
+                let mean = py_sum(
+                    stored
+                        .iter()
+                        .map(|s| s.count as f64 * s.mean.unwrap_or(0.0)),
+                ) / count as f64;
                 let m2 = py_sum(stored.iter().map(|s| {
                     let d = s.mean.unwrap_or(0.0) - mean;
                     s.m2.unwrap_or(0.0) + s.count as f64 * (d * d)
@@ -393,13 +419,18 @@ fn region_row(
 }
 
 /// Exclusive ns of every (region, rank) from the full call tree of each rank.
-fn exclusive_totals(profile: &Profile, ranks: &[u32]) -> Result<ExclusiveTotals, calltree::Nesting> {
+fn exclusive_totals(
+    profile: &Profile,
+    ranks: &[u32],
+) -> Result<ExclusiveTotals, calltree::Nesting> {
     let all: Vec<&Region> = selected_regions(profile, &Selection::all());
     let mut out = HashMap::new();
     for &rank in ranks {
         let calls = calltree::build(&all, rank)?;
         for c in calls {
-            let e = out.entry((all[c.region].name.clone(), rank)).or_insert(0i64);
+            let e = out
+                .entry((all[c.region].name.clone(), rank))
+                .or_insert(0i64);
             *e = e.wrapping_add(c.exclusive_ns);
         }
     }
@@ -531,7 +562,12 @@ fn build_paths(
             };
             exclusive_override = Some(
                 full.iter()
-                    .map(|c| ((all[c.region].name.clone(), c.start_ns, c.end_ns), c.exclusive_ns))
+                    .map(|c| {
+                        (
+                            (all[c.region].name.clone(), c.start_ns, c.end_ns),
+                            c.exclusive_ns,
+                        )
+                    })
                     .collect(),
             );
         }
@@ -548,7 +584,10 @@ fn build_paths(
             let name_of = |i: usize| regions[i].name.as_str();
             let mut collapsed: Vec<usize> = Vec::new();
             for &part in path {
-                if collapsed.last().is_none_or(|&l| name_of(l) != name_of(part)) {
+                if collapsed
+                    .last()
+                    .is_none_or(|&l| name_of(l) != name_of(part))
+                {
                     collapsed.push(part);
                 }
             }
@@ -698,7 +737,12 @@ fn sort_rows(mut rows: Vec<Row>, sort: SortKey) -> Vec<Row> {
             _ => roots.push(i),
         }
     }
-    fn subtree(i: usize, rows: &[Row], children: &HashMap<usize, Vec<usize>>, out: &mut Vec<usize>) {
+    fn subtree(
+        i: usize,
+        rows: &[Row],
+        children: &HashMap<usize, Vec<usize>>,
+        out: &mut Vec<usize>,
+    ) {
         out.push(i);
         if let Some(kids) = children.get(&i) {
             let mut kids = kids.clone();

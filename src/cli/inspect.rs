@@ -123,7 +123,11 @@ pub fn parse_ranks(specs: &[String]) -> Result<Vec<u32>, Failure> {
     let mut out = Vec::new();
     for spec in specs {
         for part in spec.split(',').filter(|p| !p.is_empty()) {
-            let bad = || Failure::new(format!("--ranks: {part:?} is not a rank or a range like 0-3"));
+            let bad = || {
+                Failure::new(format!(
+                    "--ranks: {part:?} is not a rank or a range like 0-3"
+                ))
+            };
             match part.split_once('-') {
                 Some((a, b)) => {
                     let a: u32 = a.trim().parse().map_err(|_| bad())?;
@@ -157,8 +161,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let include = compile(&opts.include)?;
     let exclude = compile(&opts.exclude)?;
     let keep = |name: &str| {
-        include.as_ref().is_none_or(|ps| ps.iter().any(|p| p.matches(name)))
-            && !exclude.as_ref().is_some_and(|ps| ps.iter().any(|p| p.matches(name)))
+        include
+            .as_ref()
+            .is_none_or(|ps| ps.iter().any(|p| p.matches(name)))
+            && !exclude
+                .as_ref()
+                .is_some_and(|ps| ps.iter().any(|p| p.matches(name)))
     };
     let ranks = opts.ranks.as_deref().map(parse_ranks).transpose()?;
     let sel = Selection {
@@ -174,10 +182,10 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         Mode::Coverage => PercentageMode::Coverage,
         Mode::Exclusive => PercentageMode::Exclusive,
     };
-    let wants_percentiles = opts
-        .columns
-        .as_ref()
-        .is_some_and(|c| c.iter().any(|c| matches!(c.as_str(), "p50" | "p95" | "p99")));
+    let wants_percentiles = opts.columns.as_ref().is_some_and(|c| {
+        c.iter()
+            .any(|c| matches!(c.as_str(), "p50" | "p95" | "p99"))
+    });
     let mut docs = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -185,8 +193,9 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         let source = LocalFile::open(path)
             .map_err(|e| Failure::in_file(path.display(), format!("cannot open: {e}")))?;
         let size = source_len(&source);
-        let file = File::open(source)
-            .map_err(|e| Failure::in_file(path.display(), format!("not a readable HDF5 file: {e}")))?;
+        let file = File::open(source).map_err(|e| {
+            Failure::in_file(path.display(), format!("not a readable HDF5 file: {e}"))
+        })?;
         let profile = if opts.metadata_only {
             Profile::read_metadata(&file)
         } else if opts.flat && !wants_percentiles {
@@ -325,9 +334,30 @@ fn file_json(path: &Path, profile: &Profile, rows: &[Row], opts: &Opts) -> Json 
 
 fn write_csv(out: &mut impl Write, path: &Path, rows: &[Row], header: bool) -> std::io::Result<()> {
     const KEYS: [&str; 24] = [
-        "name", "call_path", "depth", "recursive", "num_ranks", "calls", "total", "coverage",
-        "exclusive", "avg", "min", "max", "first", "last", "std", "p50", "p95", "p99",
-        "imbalance", "gpu_total", "gpu_avg", "start", "parent_coverage", "percent",
+        "name",
+        "call_path",
+        "depth",
+        "recursive",
+        "num_ranks",
+        "calls",
+        "total",
+        "coverage",
+        "exclusive",
+        "avg",
+        "min",
+        "max",
+        "first",
+        "last",
+        "std",
+        "p50",
+        "p95",
+        "p99",
+        "imbalance",
+        "gpu_total",
+        "gpu_avg",
+        "start",
+        "parent_coverage",
+        "percent",
     ];
     if header {
         writeln!(out, "file,{}", KEYS.join(","))?;
@@ -461,7 +491,10 @@ fn table_text(
         profile.meta_seconds("start_time_ns"),
         profile.meta_seconds("finalize_time_ns"),
     ) {
-        headline.push_str(&format!(", {} s total (setup to finalize)", python_g6(b - a)));
+        headline.push_str(&format!(
+            ", {} s total (setup to finalize)",
+            python_g6(b - a)
+        ));
     }
     s.push_str(&"=".repeat(78));
     s.push('\n');
@@ -506,8 +539,14 @@ fn python_g6(x: f64) -> String {
 
 fn metadata_text(profile: &Profile, full: bool) -> String {
     const RUN: [&str; 8] = [
-        "timestamp", "start_time_ns", "finalize_time_ns", "user", "hostname",
-        "working_directory", "scope_profiler_version", "python_version",
+        "timestamp",
+        "start_time_ns",
+        "finalize_time_ns",
+        "user",
+        "hostname",
+        "working_directory",
+        "scope_profiler_version",
+        "python_version",
     ];
     const SYSTEM: [&str; 3] = ["platform", "uname", "chip_information"];
     const PARALLEL: [&str; 4] = ["mpi_size", "num_nodes", "omp_num_threads", "total_cores"];
@@ -518,10 +557,18 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
     let width = md.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut taken: Vec<&str> = Vec::new();
     let mut sections: Vec<(&str, Vec<(&str, &Meta)>)> = Vec::new();
-    for (title, keys) in [("Run", &RUN[..]), ("System", &SYSTEM[..]), ("Parallelism", &PARALLEL[..])] {
+    for (title, keys) in [
+        ("Run", &RUN[..]),
+        ("System", &SYSTEM[..]),
+        ("Parallelism", &PARALLEL[..]),
+    ] {
         let entries: Vec<(&str, &Meta)> = keys
             .iter()
-            .filter_map(|k| md.iter().find(|(n, _)| n == k).map(|(n, v)| (n.as_str(), v)))
+            .filter_map(|k| {
+                md.iter()
+                    .find(|(n, _)| n == k)
+                    .map(|(n, v)| (n.as_str(), v))
+            })
             .collect();
         taken.extend(entries.iter().map(|e| e.0));
         sections.push((title, entries));
@@ -545,7 +592,7 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
         .collect();
     let other: Vec<_> = rest
         .iter()
-        .filter(|(k, _)| !(k.starts_with("SLURM_") || k.starts_with("SLURMD_")) && !is_upper(k))
+        .filter(|(k, _)| !(k.starts_with("SLURM_") || k.starts_with("SLURMD_") || is_upper(k)))
         .copied()
         .collect();
     sections.push(("Slurm", slurm));
@@ -558,7 +605,10 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
         }
         s.push_str(&format!("  {title}\n"));
         for (k, v) in entries {
-            s.push_str(&format!("    {k:<width$} : {}\n", clip(&meta_text(v), full)));
+            s.push_str(&format!(
+                "    {k:<width$} : {}\n",
+                clip(&meta_text(v), full)
+            ));
         }
     }
     if let Some(m) = modules {
@@ -593,7 +643,12 @@ fn clip(v: &str, full: bool) -> String {
     format!("{}{ELLIPSIS}", v.chars().take(keep).collect::<String>())
 }
 
-fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, path: &Path) -> String {
+fn region_table(
+    rows: &[Row],
+    columns: Option<&[String]>,
+    mode: PercentageMode,
+    path: &Path,
+) -> String {
     let mut s = String::new();
     let title = format!("Regions ({})", rows.len());
     if rows.is_empty() {
@@ -641,7 +696,9 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
                 "calls" => fmt_count(row.calls),
                 "total" => format!("{indent}{}", fmt_dur(row.total, 6)),
                 "percent" => {
-                    let v = if mode == PercentageMode::Exclusive && row.name == "scope_profiler.session" {
+                    let v = if mode == PercentageMode::Exclusive
+                        && row.name == "scope_profiler.session"
+                    {
                         row.total
                     } else if mode == PercentageMode::Exclusive {
                         row.exclusive
@@ -650,7 +707,9 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
                     };
                     format!("{indent}{}", fmt_pct(v, session))
                 }
-                "parent_percent" => format!("{indent}{}", fmt_pct(row.coverage, row.parent_coverage)),
+                "parent_percent" => {
+                    format!("{indent}{}", fmt_pct(row.coverage, row.parent_coverage))
+                }
                 "avg" => format!("{indent}{}", row.avg.map_or("-".into(), fmt_sci)),
                 "gpu_total" => fmt_dur(row.gpu_total, 6),
                 "gpu_avg" => fmt_dur(row.gpu_avg, 3),
@@ -667,7 +726,11 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
             }
         };
         table.push(keys.iter().map(|k| cell(k)).collect());
-        if row.call_path.as_ref().is_some_and(|p| parent_paths.contains(p)) {
+        if row
+            .call_path
+            .as_ref()
+            .is_some_and(|p| parent_paths.contains(p))
+        {
             let own_indent = " ".repeat(tree_prefix(row.depth + 1).chars().count());
             let own: Vec<String> = keys
                 .iter()
@@ -682,7 +745,9 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
                         }
                     ),
                     "percent" => format!("{own_indent}{}", fmt_pct(row.exclusive, session)),
-                    "parent_percent" => format!("{own_indent}{}", fmt_pct(row.exclusive, row.coverage)),
+                    "parent_percent" => {
+                        format!("{own_indent}{}", fmt_pct(row.exclusive, row.coverage))
+                    }
                     _ => String::new(),
                 })
                 .collect();
@@ -698,7 +763,7 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
             table
                 .iter()
                 .map(|r| r[i].chars().count())
-                .chain([headers[i].chars().count()])
+                .chain([headers[i].chars().count() + 2])
                 .max()
                 .unwrap_or(0)
         })
@@ -715,8 +780,6 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
             .collect();
         format!("  │{}│\n", parts.join("  "))
     };
-    let table_width = widths.iter().map(|w| w + 2).sum::<usize>() + 2 * (widths.len() - 1) + 2;
-    s.push_str(&format!("{}\n", center(&title, table_width.saturating_sub(4)).trim_start()));
     s.push_str(&line("╭", "╮"));
     let header_cells: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
     s.push_str(&data(&header_cells));
@@ -747,7 +810,13 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
     }
     notes.push(format!("Summary: {title}"));
     notes.push(String::new());
-    notes.push(format!("File: {}", path.display()));
+    notes.push("Explore:".into());
+    notes.push(format!("  Inspect: sp inspect {}", path.display()));
+    notes.push(format!(
+        "  Export:  sp export chrome-trace {} -o trace.json",
+        path.display()
+    ));
+    notes.push(String::new());
     notes.push("Durations are in seconds.".into());
     if rows.len() > 1 {
         notes.push("Regions may nest, so the summed total can exceed the wall-clock time.".into());
@@ -771,22 +840,17 @@ fn region_table(rows: &[Row], columns: Option<&[String]>, mode: PercentageMode, 
     }
     let width = notes.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     s.push('\n');
-    s.push_str(&format!("  ╭─ Info {}╮\n", "─".repeat(width.saturating_sub(5).max(1))));
+    s.push_str(&format!(
+        "  ╭─ Info {}╮\n",
+        "─".repeat(width.saturating_sub(5).max(1))
+    ));
     for n in &notes {
-        s.push_str(&format!("  │ {n}{} │\n", " ".repeat(width - n.chars().count())));
+        s.push_str(&format!(
+            "  │ {n}{} │\n",
+            " ".repeat(width - n.chars().count())
+        ));
     }
     s.push_str(&format!("  ╰{}╯\n", "─".repeat(width + 2)));
     s.push('\n');
     s
-}
-
-/// Python's `str.center`.
-fn center(s: &str, width: usize) -> String {
-    let len = s.chars().count();
-    if width <= len {
-        return s.to_string();
-    }
-    let pad = width - len;
-    let left = pad / 2 + (pad & width & 1);
-    format!("{}{s}{}", " ".repeat(left), " ".repeat(pad - left))
 }
