@@ -18,6 +18,7 @@
 
 pub mod calltree;
 pub mod error;
+pub mod export;
 pub mod numeric;
 pub mod pattern;
 pub mod profile;

@@ -2,6 +2,7 @@
 //! where errors become prose. Exit status 0 on success, 1 on failure, 2 on a usage error.
 
 mod convert;
+mod export;
 mod failure;
 mod inputs;
 mod inspect;
@@ -27,6 +28,7 @@ struct Cli {
 enum Command {
     Convert(convert::Opts),
     Inspect(inspect::Opts),
+    Export(export::Opts),
 }
 
 /// Parses the arguments, runs the subcommand, and maps the outcome to an exit status.
@@ -43,6 +45,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(opts) => convert::run(opts),
         Command::Inspect(opts) => inspect::run(opts),
+        Command::Export(opts) => export::run(opts),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
