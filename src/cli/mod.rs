@@ -5,6 +5,7 @@ mod convert;
 mod failure;
 mod inputs;
 mod local_file;
+mod ls;
 mod output;
 mod summary;
 
@@ -25,6 +26,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Convert(convert::Opts),
+    Ls(ls::Opts),
 }
 
 /// Parses the arguments, runs the subcommand, and maps the outcome to an exit status.
@@ -40,6 +42,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Convert(opts) => convert::run(opts),
+        Command::Ls(opts) => ls::run(opts),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -67,7 +67,7 @@ impl DataLayout {
         let version = c.u8()?;
         match version {
             1 | 2 => parse_v1_v2(c),
-            3 | 4 => {
+            3..=5 => {
                 let class = c.u8()?;
                 match class {
                     CLASS_COMPACT => {
@@ -95,7 +95,7 @@ impl DataLayout {
                         })
                     }
                     CLASS_CHUNKED => parse_v4_chunked(c),
-                    CLASS_VIRTUAL if version == 4 => Ok(DataLayout::Virtual {
+                    CLASS_VIRTUAL if version >= 4 => Ok(DataLayout::Virtual {
                         heap_address: c.address()?,
                         index: c.u32()?,
                     }),

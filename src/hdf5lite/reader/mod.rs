@@ -211,6 +211,26 @@ impl<R: ReadAt> File<R> {
     pub fn kind_at(&self, addr: u64, path: &str) -> Result<ObjectKind> {
         Ok(kind_of(&self.header(addr, path)?))
     }
+
+    /// The group or dataset whose object header is at `addr` (a hard link's target),
+    /// known by `path` in errors and in what it returns. Walking a tree this way reads
+    /// each object header once, where [`object`](Self::object) walks from the root.
+    pub fn object_at(&self, addr: u64, path: &str) -> Result<Object<'_, R>> {
+        let header = self.header(addr, path)?;
+        match kind_of(&header) {
+            ObjectKind::Group => Ok(Object::Group(Group {
+                file: self,
+                path: path.to_string(),
+                header,
+            })),
+            ObjectKind::Dataset => {
+                Dataset::new(self, path.to_string(), header).map(|d| Object::Dataset(Box::new(d)))
+            }
+            ObjectKind::Datatype => {
+                Err(Error::unsupported("committed datatype").in_object(path.to_string()))
+            }
+        }
+    }
 }
 
 fn join(parent: &str, name: &str) -> String {
