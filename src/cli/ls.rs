@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value as Json};
 use sp::hdf5lite::filters::{self, Filter, FilterId};
 use sp::hdf5lite::model::{ByteOrder, CharSet, Datatype, Shape, StrPad, StringLength};
 use sp::hdf5lite::reader::{self, Attribute, File, LinkKind, Object, ObjectKind, Storage, Value};
-use sp::hdf5lite::{ReadAt, Result};
+use sp::hdf5lite::{ErrorKind, ReadAt, Result};
 
 use super::local_file::LocalFile;
 use super::Failure;
@@ -52,6 +52,7 @@ JSON output: one object keyed by object path, in byte order of the paths (\"/\" 
    \"layout\": \"compact\" | \"contiguous\" | \"chunked\", \"chunks\": [..] | null,
    \"filters\": [filter ids], \"attributes\": {...}, \"value\": V (only with --data)}
   {\"kind\": \"datatype\"}                          a committed datatype
+  {\"kind\": \"unsupported\", \"reason\": str}        an object this reader cannot decode
   {\"kind\": \"soft link\" | \"external link\", \"target\": str | null}   not followed
 A group reached again through a second hard link has \"same_as\": its first path, and
 its members are listed once, under the first.
@@ -118,6 +119,8 @@ enum Node {
     },
     Dataset(Box<DatasetInfo>),
     Datatype,
+    /// An object this reader cannot decode (external storage, an unknown filter, …).
+    Unsupported(String),
     Link {
         kind: &'static str,
         target: Option<String>,
@@ -162,10 +165,14 @@ fn walk<R: ReadAt>(file: &File<R>, root: &str, data: bool) -> Result<Vec<Entry>>
         };
         let g = match object {
             Object::Dataset(d) => {
-                out.push(Entry {
-                    node: Node::Dataset(Box::new(dataset_info(file, &d, data)?)),
-                    path,
-                });
+                let node = match dataset_info(file, &d, data) {
+                    Ok(info) => Node::Dataset(Box::new(info)),
+                    Err(e) if e.kind() == ErrorKind::Unsupported => {
+                        Node::Unsupported(e.message().to_string())
+                    }
+                    Err(e) => return Err(e),
+                };
+                out.push(Entry { node, path });
                 continue;
             }
             Object::Group(g) => g,
@@ -207,7 +214,13 @@ fn walk<R: ReadAt>(file: &File<R>, root: &str, data: bool) -> Result<Vec<Entry>>
                 members.push(done(Node::Datatype));
                 continue;
             }
-            let object = file.object_at(addr, &child)?;
+            let object = match file.object_at(addr, &child) {
+                Err(e) if e.kind() == ErrorKind::Unsupported => {
+                    members.push(done(Node::Unsupported(e.message().to_string())));
+                    continue;
+                }
+                other => other?,
+            };
             match (&object, seen.get(&addr)) {
                 (Object::Group(again), Some(first)) => members.push(done(Node::Group {
                     attributes: with_values(file, again.attributes()?)?,
@@ -287,6 +300,7 @@ fn to_json(entries: &[Entry]) -> Json {
             }
             Node::Dataset(d) => dataset_json(d),
             Node::Datatype => json!({"kind": "datatype"}),
+            Node::Unsupported(reason) => json!({"kind": "unsupported", "reason": reason}),
             Node::Link { kind, target } => json!({"kind": kind, "target": target}),
         };
         doc.insert(e.path.clone(), v);
@@ -484,6 +498,9 @@ fn write_text(out: &mut impl Write, entries: &[Entry]) -> io::Result<()> {
                 );
             }
             Node::Datatype => line.push_str("  committed datatype"),
+            Node::Unsupported(reason) => {
+                let _ = write!(line, "  not readable here: {reason}");
+            }
             Node::Link { kind, target } => {
                 let _ = write!(line, "  {kind}");
                 if let Some(t) = target {
