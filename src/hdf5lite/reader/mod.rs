@@ -320,6 +320,12 @@ fn read_attributes<R: ReadAt>(
     Ok(out)
 }
 
+/// A size from the file as a `usize`: on 32-bit targets (WebAssembly) a size past 4 GiB is
+/// a limit, never a silently truncated length.
+fn usize_of(n: u64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| Error::limits(format!("{n} bytes do not fit in memory here")))
+}
+
 fn check_count(n: usize, limits: Limits, path: &str) -> Result<()> {
     if n as u64 > u64::from(limits.max_object_entries) {
         return Err(Error::limits(format!("{n} entries on one object")).in_object(path.to_string()));
@@ -467,8 +473,8 @@ impl Attribute {
                     self.data.len()
                 )))
             })?;
-        let values = self.data[..need as usize]
-            .chunks_exact(size as usize)
+        let values = self.data[..usize_of(need).map_err(ctx)?]
+            .chunks_exact(usize_of(size).map_err(ctx)?)
             .map(|b| dec.value(&self.datatype, b, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(ctx)?;
@@ -673,7 +679,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 "reading {bytes} bytes exceeds the limit of {limit}"
             )));
         }
-        let mut out = vec![0u8; bytes as usize];
+        let mut out = vec![0u8; usize_of(bytes)?];
         if let Some(fill) = &self.fill {
             if fill.len() as u64 == es {
                 for piece in out.chunks_exact_mut(es as usize) {
@@ -699,7 +705,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         match &self.layout {
             DataLayout::Compact { data } => {
                 let piece = data
-                    .get(lo as usize..hi as usize)
+                    .get(usize_of(lo)?..usize_of(hi)?)
                     .ok_or_else(|| Error::format("compact data is shorter than the dataset"))?;
                 out.copy_from_slice(piece);
             }
@@ -806,8 +812,8 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                     &self.filters,
                     r.filter_mask,
                     stored,
-                    chunk_bytes as usize,
-                    es as usize,
+                    usize_of(chunk_bytes)?,
+                    usize_of(es)?,
                     at,
                 )?
             };
@@ -824,7 +830,8 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         let es = self
             .element_size()
             .map_err(|e| e.in_object(self.path.clone()))?;
-        raw.chunks_exact(es as usize)
+        let es = usize_of(es).map_err(|e| e.in_object(self.path.clone()))?;
+        raw.chunks_exact(es)
             .map(|b| dec.value(&self.datatype, b, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(|e| e.in_object(self.path.clone()))
@@ -851,7 +858,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             return Err(ctx(Error::usage("not an integer dataset")));
         };
         let raw = self.read_raw()?;
-        raw.chunks_exact(size as usize)
+        raw.chunks_exact(usize_of(u64::from(size)).map_err(ctx)?)
             .map(|b| {
                 let v = value::int(b, size, signed, order, 0)?;
                 conv(v)
@@ -868,7 +875,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             return Err(ctx(Error::usage("not a floating-point dataset")));
         };
         let raw = self.read_raw()?;
-        raw.chunks_exact(size as usize)
+        raw.chunks_exact(usize_of(u64::from(size)).map_err(ctx)?)
             .map(|b| value::float(b, size, order, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(ctx)
