@@ -12,10 +12,10 @@ export SP_PYTHON="$PWD/.venv/bin/python"
 
 step "formatting and lints"
 cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
+cargo clippy --workspace --all-targets -- -D warnings
 
 step "tests"
-cargo test
+cargo test --workspace
 
 step "the library builds for WebAssembly"
 cargo build --lib --no-default-features --target wasm32-unknown-unknown
@@ -33,5 +33,8 @@ if readelf -d "$musl_bin" 2>/dev/null | grep -q NEEDED; then
 fi
 echo "$musl_bin is statically linked"
 SP_BIN="$PWD/$musl_bin" cargo test --test golden
+
+step "benchmark harness, quick mode (tiny workloads; checks both tools agree, no targets)"
+"$SP_PYTHON" bench/compare.py --quick --sp "$PWD/$musl_bin"
 
 step "all checks passed"

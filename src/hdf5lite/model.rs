@@ -210,6 +210,14 @@ impl Data {
         Data::Fixed(values.iter().flat_map(|v| v.to_le_bytes()).collect())
     }
 
+    /// The bytes of fixed-size data (empty for strings).
+    pub fn into_fixed(self) -> Vec<u8> {
+        match self {
+            Data::Fixed(bytes) => bytes,
+            Data::VlenStrings(_) => Vec::new(),
+        }
+    }
+
     /// Variable-length strings.
     pub fn strings<S: AsRef<str>>(values: &[S]) -> Data {
         Data::VlenStrings(values.iter().map(|s| s.as_ref().to_owned()).collect())

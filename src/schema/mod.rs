@@ -6,6 +6,7 @@
 //! `trace`'s business.
 
 pub mod error;
+pub mod likwid;
 pub mod metadata;
 pub mod native;
 pub mod profile;

@@ -8,6 +8,7 @@ use crate::hdf5lite::reader::{File, Group, LinkKind, Value};
 use crate::hdf5lite::{ByteOrder, Data, Datatype, ReadAt, Shape, StringLength};
 
 use super::error::Error;
+use super::likwid::{self, LikwidByRank};
 use super::metadata::{MetaValue, Metadata};
 use super::native::{sort_regions, RegionCalls, RegionRanks};
 
@@ -26,6 +27,8 @@ pub struct StoredProfile {
     /// Regions that have rows, in the reference's order: names order, stably sorted by the
     /// earliest start over the region's ranks.
     pub regions: Vec<RegionRanks>,
+    /// LIKWID results of the ranks that have them (kept only by `--merge`).
+    pub likwid: LikwidByRank,
 }
 
 impl StoredProfile {
@@ -54,6 +57,12 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<StoredProfile, Error> {
         Metadata::new()
     };
 
+    let rank_groups: Vec<(u32, String)> = links
+        .iter()
+        .filter(|l| matches!(l.kind, LinkKind::Hard(_)))
+        .filter_map(|l| rank_number(&l.name).map(|r| (r, l.name.clone())))
+        .collect();
+    let likwid = likwid::read(file, &rank_groups)?;
     let per_region = if schema >= 2 {
         if !has("region_table") || !has("rank_region_index") {
             return Err(not_a_profile(
@@ -66,11 +75,6 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<StoredProfile, Error> {
             read_columnar(file)?
         }
     } else {
-        let rank_groups: Vec<(u32, String)> = links
-            .iter()
-            .filter(|l| matches!(l.kind, LinkKind::Hard(_)))
-            .filter_map(|l| rank_number(&l.name).map(|r| (r, l.name.clone())))
-            .collect();
         if rank_groups.is_empty() && !has("metadata") {
             return Err(not_a_profile(
                 "it has no scope_profiler_schema attribute, no metadata and no rank groups",
@@ -91,6 +95,7 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<StoredProfile, Error> {
         metadata,
         region_names,
         regions,
+        likwid,
     })
 }
 
@@ -556,5 +561,260 @@ mod tests {
             .collect();
         assert_eq!(ranks.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
         assert_eq!(names, [vec!["idle", "late"], vec!["early"]]);
+    }
+
+    use crate::hdf5lite::{FileWriter, Layout, ObjectId};
+
+    /// A file built with our writer, opened with our reader.
+    fn open(build: impl FnOnce(&mut FileWriter)) -> File<Vec<u8>> {
+        let mut w = FileWriter::new();
+        build(&mut w);
+        let mut bytes = Vec::new();
+        w.finish(&mut bytes).unwrap();
+        File::open(bytes).unwrap()
+    }
+
+    fn attr_i64(w: &mut FileWriter, obj: ObjectId, name: &str, v: i64) {
+        w.set_attribute(obj, name, Datatype::I64, Shape::Scalar, Data::i64s(&[v]))
+            .unwrap();
+    }
+
+    fn column(
+        w: &mut FileWriter,
+        parent: ObjectId,
+        name: &str,
+        datatype: Datatype,
+        data: Data,
+        n: u64,
+    ) {
+        w.create_dataset(
+            parent,
+            name,
+            datatype,
+            Shape::vector(n),
+            data,
+            Layout::Contiguous,
+        )
+        .unwrap();
+    }
+
+    /// A schema-2 columnar profile with absolute columns: two rows of `names`.
+    fn schema2(
+        w: &mut FileWriter,
+        schema: i64,
+        region_ids: &[u32],
+        offsets: &[u64],
+        counts: &[u64],
+    ) {
+        let root = FileWriter::ROOT;
+        attr_i64(w, root, "scope_profiler_schema", schema);
+        let meta = w.create_group(root, "metadata").unwrap();
+        attr_i64(w, meta, "mpi_rank", 3);
+        let table = w.create_group(root, "region_table").unwrap();
+        column(
+            w,
+            table,
+            "names",
+            Datatype::VLEN_UTF8,
+            Data::strings(&["late", "early"]),
+            2,
+        );
+        let index = w.create_group(root, "rank_region_index").unwrap();
+        let n = region_ids.len() as u64;
+        column(
+            w,
+            index,
+            "region_ids",
+            Datatype::U32,
+            Data::u32s(region_ids),
+            n,
+        );
+        column(
+            w,
+            index,
+            "ranks",
+            Datatype::U32,
+            Data::u32s(&vec![4; n as usize]),
+            n,
+        );
+        column(
+            w,
+            index,
+            "event_offsets",
+            Datatype::U64,
+            Data::u64s(offsets),
+            n,
+        );
+        column(
+            w,
+            index,
+            "event_counts",
+            Datatype::U64,
+            Data::u64s(counts),
+            n,
+        );
+        column(
+            w,
+            index,
+            "source_lines",
+            Datatype::I64,
+            Data::i64s(&vec![7; n as usize]),
+            n,
+        );
+        let files: Vec<&str> = (0..n).map(|i| if i == 0 { "a.c" } else { "" }).collect();
+        column(
+            w,
+            index,
+            "source_files",
+            Datatype::VLEN_UTF8,
+            Data::strings(&files),
+            n,
+        );
+        let texts = vec!["text"; n as usize];
+        column(
+            w,
+            index,
+            "source_texts",
+            Datatype::VLEN_UTF8,
+            Data::strings(&texts),
+            n,
+        );
+        column(
+            w,
+            index,
+            "tags",
+            Datatype::VLEN_UTF8,
+            Data::strings(&vec!["[]"; n as usize]),
+            n,
+        );
+        let events = w.create_group(root, "events").unwrap();
+        column(
+            w,
+            events,
+            "start_times",
+            Datatype::I64,
+            Data::i64s(&[500, 600, 100]),
+            3,
+        );
+        column(
+            w,
+            events,
+            "end_times",
+            Datatype::I64,
+            Data::i64s(&[550, 690, 101]),
+            3,
+        );
+    }
+
+    #[test]
+    fn schema2_absolute_columns_and_sources_as_read_h5_sees_them() {
+        let file = open(|w| schema2(w, 2, &[0, 1], &[0, 2], &[2, 1]));
+        let p = read_profile(&file).unwrap();
+        assert_eq!(p.schema, 2);
+        assert_eq!(p.metadata["mpi_rank"], MetaValue::Int(3));
+        assert_eq!(p.region_names, ["late", "early"]);
+        let names: Vec<&str> = p.regions.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["early", "late"], "sorted by earliest start");
+        let late = &p.regions[1].ranks[&4];
+        assert_eq!(
+            (late.starts.as_slice(), late.ends.as_slice()),
+            (&[500, 600][..], &[550, 690][..])
+        );
+        assert_eq!(late.source_file.as_deref(), Some("a.c"));
+        assert_eq!(
+            (late.source_line, late.source_text.as_deref()),
+            (Some(7), Some("text"))
+        );
+        let early = &p.regions[0].ranks[&4];
+        assert_eq!(early.source_file, None);
+    }
+
+    #[test]
+    fn schema_attribute_must_be_an_integer_from_1_to_3() {
+        let file = open(|w| schema2(w, 4, &[0], &[0], &[1]));
+        let err = read_profile(&file).unwrap_err();
+        assert!(matches!(err, Error::Schema(_)), "{err}");
+        assert!(err.to_string().contains("version 4"), "{err}");
+        let file = open(|w| schema2(w, 0, &[0], &[0], &[1]));
+        assert!(matches!(read_profile(&file), Err(Error::Schema(_))));
+        let file = open(|w| {
+            w.set_attribute(
+                FileWriter::ROOT,
+                "scope_profiler_schema",
+                Datatype::F64,
+                Shape::Scalar,
+                Data::f64s(&[3.0]),
+            )
+            .unwrap();
+        });
+        let err = read_profile(&file).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("must be an integer scalar, got a float"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn damaged_event_index_and_region_ids_are_corrupt() {
+        let file = open(|w| schema2(w, 2, &[0, 1], &[0, 1], &[2, 1]));
+        assert!(matches!(read_profile(&file), Err(Error::Corrupt(m)) if m.contains("overlapping")));
+        let file = open(|w| schema2(w, 2, &[0, 1], &[0, 2], &[2, 2]));
+        assert!(matches!(read_profile(&file), Err(Error::Corrupt(m)) if m.contains("claims 4")));
+        let file = open(|w| schema2(w, 2, &[0, 9], &[0, 2], &[2, 1]));
+        assert!(matches!(read_profile(&file), Err(Error::Corrupt(m)) if m.contains("region id 9")));
+    }
+
+    #[test]
+    fn schema1_rank_groups() {
+        let file = open(|w| {
+            let meta = w.create_group(FileWriter::ROOT, "metadata").unwrap();
+            attr_i64(w, meta, "mpi_size", 2);
+            for (rank, start) in [(10u32, 50i64), (2, 70)] {
+                let g = w
+                    .create_group(FileWriter::ROOT, &format!("rank{rank}"))
+                    .unwrap();
+                let regions = w.create_group(g, "regions").unwrap();
+                let solve = w.create_group(regions, "solve").unwrap();
+                column(
+                    w,
+                    solve,
+                    "start_times",
+                    Datatype::I64,
+                    Data::i64s(&[start]),
+                    1,
+                );
+                column(
+                    w,
+                    solve,
+                    "end_times",
+                    Datatype::I64,
+                    Data::i64s(&[start + 5]),
+                    1,
+                );
+                w.set_attribute(
+                    solve,
+                    "source_file",
+                    Datatype::VLEN_UTF8,
+                    Shape::Scalar,
+                    Data::strings(&["s.py"]),
+                )
+                .unwrap();
+                attr_i64(w, solve, "source_lineno", 9);
+            }
+        });
+        let p = read_profile(&file).unwrap();
+        assert_eq!(p.schema, 1);
+        let ranks = p.into_ranks();
+        assert_eq!(ranks.iter().map(|r| r.0).collect::<Vec<_>>(), [2, 10]);
+        assert_eq!(ranks[1].1[0].starts, [50]);
+        assert_eq!(ranks[0].1[0].source_file.as_deref(), Some("s.py"));
+        assert_eq!(ranks[0].1[0].source_line, Some(9));
+    }
+
+    #[test]
+    fn an_empty_hdf5_file_is_not_a_profile() {
+        let file = open(|_| {});
+        assert!(matches!(read_profile(&file), Err(Error::NotAProfile(_))));
     }
 }

@@ -94,7 +94,13 @@ pub fn assert_same_content(ours: &Path, expected: &Path) {
 }
 
 /// Converting the same inputs again gives the same bytes.
-pub fn assert_deterministic(case_dir: &Path, inputs: &[&str], output: &str, first: &Path) {
+pub fn assert_deterministic(
+    case_dir: &Path,
+    inputs: &[&str],
+    extra: &[&str],
+    output: &str,
+    first: &Path,
+) {
     let again_dir = first.parent().expect("parent").join("again");
     std::fs::create_dir_all(&again_dir).expect("mkdir");
     let again = again_dir.join(output);
@@ -104,10 +110,81 @@ pub fn assert_deterministic(case_dir: &Path, inputs: &[&str], output: &str, firs
             .args(inputs)
             .arg("-o")
             .arg(&again)
-            .arg("-q"),
+            .arg("-q")
+            .args(extra),
     );
     assert!(
         std::fs::read(first).expect("read") == std::fs::read(&again).expect("read"),
         "two conversions of the same inputs differ"
+    );
+}
+
+/// One object's content as our own reader sees it: kind, datatype, shape, attributes and
+/// values, keyed by path. Storage (layout, chunking, filters, addresses) is not content.
+fn content_by_path(path: &Path) -> std::collections::BTreeMap<String, String> {
+    use sp::hdf5lite::reader::{File, LinkKind, Object};
+
+    let bytes = std::fs::read(path).expect("read file");
+    let file = File::open(bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = std::collections::BTreeMap::new();
+    let mut pending = vec!["/".to_owned()];
+    while let Some(at) = pending.pop() {
+        let object = file
+            .object(&at)
+            .unwrap_or_else(|e| panic!("{}: {at}: {e}", path.display()));
+        let (attributes, description) = match object {
+            Object::Group(group) => {
+                for link in group.links().expect("links") {
+                    assert!(
+                        matches!(link.kind, LinkKind::Hard(_)),
+                        "{at}/{}: not a hard link",
+                        link.name
+                    );
+                    pending.push(format!("{}/{}", at.trim_end_matches('/'), link.name));
+                }
+                (group.attributes().expect("attributes"), "group".to_owned())
+            }
+            Object::Dataset(ds) => {
+                let values = ds.read_values().expect("values");
+                (
+                    ds.attributes().expect("attributes"),
+                    format!("dataset {:?} {:?} {values:?}", ds.datatype(), ds.shape()),
+                )
+            }
+        };
+        out.insert(at.clone(), description);
+        for attr in attributes {
+            let value = attr.value(&file).expect("attribute value");
+            out.insert(
+                format!("{at}@{}", attr.name()),
+                format!("{:?} {:?} {value:?}", attr.datatype(), attr.shape()),
+            );
+        }
+    }
+    out
+}
+
+/// Asserts, through our own reader, that two HDF5 files hold the same content.
+pub fn assert_same_content_by_our_reader(ours: &Path, expected: &Path) {
+    let a = content_by_path(ours);
+    let b = content_by_path(expected);
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let differences: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| {
+            format!(
+                "{k}:\n  ours:     {:?}\n  expected: {:?}",
+                a.get(k),
+                b.get(k)
+            )
+        })
+        .collect();
+    assert!(
+        differences.is_empty(),
+        "{} differs from {} (our reader):\n{}",
+        ours.display(),
+        expected.display(),
+        differences.join("\n")
     );
 }

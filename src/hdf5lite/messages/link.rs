@@ -174,14 +174,47 @@ pub struct LinkInfo {
 impl LinkInfo {
     /// Parses a version 0 message body.
     pub fn parse(c: &mut Cursor<'_>) -> Result<LinkInfo> {
+        let d = DenseStorage::parse(c, "link info", 8)?;
+        Ok(LinkInfo {
+            max_creation_index: d.max_creation_index,
+            fractal_heap: d.fractal_heap,
+            name_index: d.name_index,
+            creation_order_index: d.creation_order_index,
+        })
+    }
+
+    /// Encodes a version 0 message body.
+    pub fn encode(&self, e: &mut Encoder) {
+        DenseStorage {
+            max_creation_index: self.max_creation_index,
+            fractal_heap: self.fractal_heap,
+            name_index: self.name_index,
+            creation_order_index: self.creation_order_index,
+        }
+        .encode(e, 8);
+    }
+}
+
+/// The body Link Info and Attribute Info share: version 0, flags, an optional maximum
+/// creation index (8 bytes for links, 2 for attributes), the fractal-heap and name-index
+/// addresses, and an optional creation-order index address.
+struct DenseStorage {
+    max_creation_index: Option<u64>,
+    fractal_heap: Option<u64>,
+    name_index: Option<u64>,
+    creation_order_index: Option<u64>,
+}
+
+impl DenseStorage {
+    fn parse(c: &mut Cursor<'_>, what: &str, index_width: u8) -> Result<DenseStorage> {
         let at = c.offset();
         let version = c.u8()?;
         if version != 0 {
-            return Err(Error::unsupported(format!("link info message version {version}")).at(at));
+            return Err(Error::unsupported(format!("{what} message version {version}")).at(at));
         }
         let flags = c.u8()?;
         let max_creation_index = if flags & 0x01 != 0 {
-            Some(c.u64()?)
+            Some(c.uint(index_width)?)
         } else {
             None
         };
@@ -192,7 +225,7 @@ impl LinkInfo {
         } else {
             None
         };
-        Ok(LinkInfo {
+        Ok(DenseStorage {
             max_creation_index,
             fractal_heap,
             name_index,
@@ -200,8 +233,7 @@ impl LinkInfo {
         })
     }
 
-    /// Encodes a version 0 message body.
-    pub fn encode(&self, e: &mut Encoder) {
+    fn encode(&self, e: &mut Encoder, index_width: u8) {
         e.u8(0);
         let mut flags = 0;
         if self.max_creation_index.is_some() {
@@ -212,7 +244,7 @@ impl LinkInfo {
         }
         e.u8(flags);
         if let Some(n) = self.max_creation_index {
-            e.u64(n);
+            e.uint(n, index_width);
         }
         e.address(self.fractal_heap);
         e.address(self.name_index);
@@ -279,53 +311,25 @@ pub struct AttributeInfo {
 impl AttributeInfo {
     /// Parses a version 0 message body.
     pub fn parse(c: &mut Cursor<'_>) -> Result<AttributeInfo> {
-        let at = c.offset();
-        let version = c.u8()?;
-        if version != 0 {
-            return Err(
-                Error::unsupported(format!("attribute info message version {version}")).at(at),
-            );
-        }
-        let flags = c.u8()?;
-        let max_creation_index = if flags & 0x01 != 0 {
-            Some(c.u16()?)
-        } else {
-            None
-        };
-        let fractal_heap = c.address()?;
-        let name_index = c.address()?;
-        let creation_order_index = if flags & 0x02 != 0 {
-            c.address()?
-        } else {
-            None
-        };
+        let d = DenseStorage::parse(c, "attribute info", 2)?;
         Ok(AttributeInfo {
-            max_creation_index,
-            fractal_heap,
-            name_index,
-            creation_order_index,
+            // Read from two bytes, so it fits.
+            max_creation_index: d.max_creation_index.map(|n| n as u16),
+            fractal_heap: d.fractal_heap,
+            name_index: d.name_index,
+            creation_order_index: d.creation_order_index,
         })
     }
 
     /// Encodes a version 0 message body.
     pub fn encode(&self, e: &mut Encoder) {
-        e.u8(0);
-        let mut flags = 0;
-        if self.max_creation_index.is_some() {
-            flags |= 0x01;
+        DenseStorage {
+            max_creation_index: self.max_creation_index.map(u64::from),
+            fractal_heap: self.fractal_heap,
+            name_index: self.name_index,
+            creation_order_index: self.creation_order_index,
         }
-        if self.creation_order_index.is_some() {
-            flags |= 0x02;
-        }
-        e.u8(flags);
-        if let Some(n) = self.max_creation_index {
-            e.u16(n);
-        }
-        e.address(self.fractal_heap);
-        e.address(self.name_index);
-        if self.creation_order_index.is_some() {
-            e.address(self.creation_order_index);
-        }
+        .encode(e, 2);
     }
 }
 

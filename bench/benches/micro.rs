@@ -1,0 +1,174 @@
+//! Micro-benchmarks of the stages of `sp convert`, on generated workload data:
+//! trace parsing with timestamp decoding, summary statistics, schema-3 encoding, and
+//! deflate of one shuffled 64 KiB chunk with the available backends.
+//!
+//! `cargo bench -p sp-bench` (add `-- parse` etc. to pick a group).
+
+use std::hint::black_box;
+use std::io::Write;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use sp::schema::{self, Merger, Profile, RegionCalls, Summary};
+use sp::trace;
+use sp_bench::{write_rank, Spec, Timeline};
+
+/// The workload the benchmarks draw their data from.
+fn w1() -> Spec {
+    Spec::named("W1").expect("W1 exists")
+}
+
+/// One full W1 rank (40 regions × 10,000 calls, 6.4 MB) in memory.
+fn w1_rank() -> Vec<u8> {
+    write_rank(Vec::new(), &w1(), 1, 0).expect("writing to a Vec cannot fail")
+}
+
+fn parse(c: &mut Criterion) {
+    let bytes = w1_rank();
+    let mut g = c.benchmark_group("parse");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("structure/W1 rank", |b| {
+        b.iter(|| trace::parse(black_box(&bytes)).map(|v| v.regions.len()))
+    });
+    g.bench_function("decode timestamps/W1 rank", |b| {
+        b.iter(|| {
+            let view = trace::parse(black_box(&bytes)).expect("valid trace");
+            let mut starts = Vec::new();
+            let mut ends = Vec::new();
+            for r in &view.regions {
+                r.starts.extend_into(&mut starts);
+                r.ends.extend_into(&mut ends);
+            }
+            (starts.len(), ends.len())
+        })
+    });
+    g.finish();
+}
+
+fn statistics(c: &mut Criterion) {
+    let mut g = c.benchmark_group("summary");
+    for (label, spec) in [
+        ("W2 row (40k calls)", Spec::named("W2").expect("W2 exists")),
+        (
+            "W4 slice (1M calls)",
+            Spec::named("W4").expect("W4 exists").scaled(0.02),
+        ),
+    ] {
+        let (starts, ends): (Vec<i64>, Vec<i64>) = Timeline::new(&spec, 1, 0).calls(0).unzip();
+        g.throughput(Throughput::Elements(starts.len() as u64));
+        g.bench_function(label, |b| {
+            b.iter(|| Summary::of(black_box(&starts), black_box(&ends)))
+        });
+    }
+    g.finish();
+}
+
+/// A merged profile of `spec` as `sp convert` builds it before encoding.
+fn profile(spec: &Spec) -> Profile {
+    let mut merger = Merger::new();
+    for rank in 0..spec.ranks {
+        let bytes = write_rank(Vec::new(), spec, 1, rank).expect("writing to a Vec");
+        let view = trace::parse(&bytes).expect("valid trace");
+        let regions = view
+            .regions
+            .iter()
+            .map(|r| RegionCalls {
+                name: r.name.to_owned(),
+                source_file: r.source_file.map(str::to_owned),
+                source_line: r.source_line.map(i64::from),
+                source_text: None,
+                starts: r.starts.to_vec(),
+                ends: r.ends.to_vec(),
+            })
+            .collect();
+        merger
+            .add_rank("bench", i64::from(view.rank), regions, None)
+            .expect("distinct ranks");
+    }
+    merger.finish(Some("bench"))
+}
+
+/// Encodes `profile` as a complete file in memory; returns its size.
+fn encode(profile: &Profile) -> u64 {
+    let file = schema::write::to_hdf5(profile).expect("encodable profile");
+    let mut out = Vec::new();
+    file.finish(&mut out).expect("writing to a Vec")
+}
+
+/// Whether the HDF5 writer is implemented in this build (it panics while it is a stub),
+/// probed once on a tiny profile with the panic message silenced.
+fn writer_available() -> bool {
+    let tiny = profile(&w1().scaled(0.0001));
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let ok = std::panic::catch_unwind(|| encode(&tiny)).is_ok();
+    std::panic::set_hook(hook);
+    ok
+}
+
+fn encoding(c: &mut Criterion) {
+    if !writer_available() {
+        eprintln!("encode: skipped, the HDF5 writer is not implemented in this build");
+        return;
+    }
+    let spec = w1().scaled(0.1);
+    let profile = profile(&spec);
+    let mut g = c.benchmark_group("encode");
+    g.throughput(Throughput::Elements(profile.event_count()));
+    g.bench_function("schema 3/W1 at 0.1 (320k events)", |b| {
+        b.iter(|| encode(black_box(&profile)))
+    });
+    g.finish();
+}
+
+/// HDF5's shuffle filter: byte `k` of every element, for `k` in 0..8, one after another.
+fn shuffle(values: &[i64]) -> Vec<u8> {
+    let mut out = vec![0u8; values.len() * 8];
+    let n = values.len();
+    for (i, v) in values.iter().enumerate() {
+        for (k, byte) in v.to_le_bytes().into_iter().enumerate() {
+            out[k * n + i] = byte;
+        }
+    }
+    out
+}
+
+fn deflate(c: &mut Criterion) {
+    // One 64 KiB chunk (8192 values) of a kernel's start times.
+    let chunk: Vec<i64> = Timeline::new(&Spec::named("W2").expect("W2 exists"), 1, 0)
+        .calls(9)
+        .map(|(s, _)| s)
+        .take(8192)
+        .collect();
+    let shuffled = shuffle(&chunk);
+    let mut g = c.benchmark_group("deflate");
+    g.throughput(Throughput::Bytes(shuffled.len() as u64));
+    g.bench_function("shuffle 64 KiB", |b| b.iter(|| shuffle(black_box(&chunk))));
+    g.bench_function("level 4/zlib-rs (flate2)", |b| {
+        b.iter_batched(
+            || Vec::with_capacity(shuffled.len()),
+            |out| {
+                let mut e = flate2::write::ZlibEncoder::new(out, flate2::Compression::new(4));
+                e.write_all(black_box(&shuffled)).expect("Vec write");
+                e.finish().expect("Vec write").len()
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("level 4/miniz_oxide", |b| {
+        b.iter(|| miniz_oxide::deflate::compress_to_vec_zlib(black_box(&shuffled), 4).len())
+    });
+    g.finish();
+
+    let zlib_rs = {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(4));
+        e.write_all(&shuffled).expect("Vec write");
+        e.finish().expect("Vec write").len()
+    };
+    let miniz = miniz_oxide::deflate::compress_to_vec_zlib(&shuffled, 4).len();
+    eprintln!(
+        "deflate: 65536 shuffled bytes -> zlib-rs {zlib_rs} bytes, miniz_oxide {miniz} bytes"
+    );
+}
+
+criterion_group!(benches, parse, statistics, encoding, deflate);
+criterion_main!(benches);
