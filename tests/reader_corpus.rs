@@ -332,3 +332,50 @@ fn ls_is_quiet_on_a_closed_pipe() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn ls_shows_links_and_ends_on_cycles() {
+    // links.h5: /a/loop is a hard link back to the root, /b a second hard link to /a.
+    assert_eq!(
+        stdout_of(&["links.h5"]),
+        "/  group\n\
+         /a  group\n    @n: i64 LE scalar = 1\n\
+         /a/d  dataset  i16 LE  [3]  contiguous\n\
+         /a/loop  group (same as /)\n\
+         /b  group (same as /a)\n    @n: i64 LE scalar = 1\n\
+         /dangling  soft link -> /nowhere\n\
+         /ext  external link -> other.h5:/x\n\
+         /soft  soft link -> /a\n"
+    );
+    // A soft link given as PATH is followed; the cycle under it still ends.
+    let doc: Json = serde_json::from_str(&stdout_of(&["links.h5", "/soft", "--json"])).unwrap();
+    let keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "/soft",
+            "/soft/d",
+            "/soft/loop",
+            "/soft/loop/a",
+            "/soft/loop/b",
+            "/soft/loop/dangling",
+            "/soft/loop/ext",
+            "/soft/loop/soft"
+        ]
+    );
+    assert_eq!(doc["/soft/loop/a"]["same_as"], "/soft");
+    assert_eq!(
+        doc["/soft/loop/ext"],
+        serde_json::json!({"kind": "external link", "file": "other.h5", "target": "/x"})
+    );
+    assert_fails(
+        &["links.h5", "/dangling"],
+        "links.h5",
+        "/: no object named \"nowhere\"",
+    );
+}

@@ -53,7 +53,9 @@ JSON output: one object keyed by object path, in byte order of the paths (\"/\" 
    \"filters\": [filter ids], \"attributes\": {...}, \"value\": V (only with --data)}
   {\"kind\": \"datatype\"}                          a committed datatype
   {\"kind\": \"unsupported\", \"reason\": str}        an object this reader cannot decode
-  {\"kind\": \"soft link\" | \"external link\", \"target\": str | null}   not followed
+  {\"kind\": \"soft link\", \"target\": path}                 not followed
+  {\"kind\": \"external link\", \"file\": name, \"target\": path}  not followed
+  {\"kind\": \"user-defined link\", \"target\": null}
 A group reached again through a second hard link has \"same_as\": its first path, and
 its members are listed once, under the first.
 attributes: {name: {\"datatype\": DT, \"shape\": [..] | null, \"value\": V}}; a null shape
@@ -123,6 +125,8 @@ enum Node {
     Unsupported(String),
     Link {
         kind: &'static str,
+        /// The other file, for an external link.
+        file: Option<String>,
         target: Option<String>,
     },
 }
@@ -151,10 +155,11 @@ fn walk<R: ReadAt>(file: &File<R>, root: &str, data: bool) -> Result<Vec<Entry>>
     let root = normalize(root);
     let mut out = Vec::new();
     let mut seen: HashMap<u64, String> = HashMap::new();
-    if root == "/" {
-        seen.insert(file.superblock().root_object_header, root.clone());
+    let top = file.object(&root)?;
+    if let Object::Group(g) = &top {
+        seen.insert(g.address(), root.clone());
     }
-    let mut stack = vec![Pending::Visit(root.clone(), file.object(&root)?)];
+    let mut stack = vec![Pending::Visit(root, top)];
     while let Some(next) = stack.pop() {
         let (path, object) = match next {
             Pending::Done(entry) => {
@@ -198,13 +203,23 @@ fn walk<R: ReadAt>(file: &File<R>, root: &str, data: bool) -> Result<Vec<Entry>>
                 LinkKind::Soft(target) => {
                     members.push(done(Node::Link {
                         kind: "soft link",
+                        file: None,
                         target: Some(target),
+                    }));
+                    continue;
+                }
+                LinkKind::External { file, path } => {
+                    members.push(done(Node::Link {
+                        kind: "external link",
+                        file: Some(file),
+                        target: Some(path),
                     }));
                     continue;
                 }
                 LinkKind::Other => {
                     members.push(done(Node::Link {
-                        kind: "external link",
+                        kind: "user-defined link",
+                        file: None,
                         target: None,
                     }));
                     continue;
@@ -301,7 +316,15 @@ fn to_json(entries: &[Entry]) -> Json {
             Node::Dataset(d) => dataset_json(d),
             Node::Datatype => json!({"kind": "datatype"}),
             Node::Unsupported(reason) => json!({"kind": "unsupported", "reason": reason}),
-            Node::Link { kind, target } => json!({"kind": kind, "target": target}),
+            Node::Link { kind, file, target } => {
+                let mut m = Map::new();
+                m.insert("kind".into(), json!(kind));
+                if let Some(f) = file {
+                    m.insert("file".into(), json!(f));
+                }
+                m.insert("target".into(), json!(target));
+                Json::Object(m)
+            }
         };
         doc.insert(e.path.clone(), v);
     }
@@ -501,10 +524,16 @@ fn write_text(out: &mut impl Write, entries: &[Entry]) -> io::Result<()> {
             Node::Unsupported(reason) => {
                 let _ = write!(line, "  not readable here: {reason}");
             }
-            Node::Link { kind, target } => {
+            Node::Link { kind, file, target } => {
                 let _ = write!(line, "  {kind}");
-                if let Some(t) = target {
-                    let _ = write!(line, " -> {t}");
+                match (file, target) {
+                    (Some(f), Some(t)) => {
+                        let _ = write!(line, " -> {f}:{t}");
+                    }
+                    (None, Some(t)) => {
+                        let _ = write!(line, " -> {t}");
+                    }
+                    _ => {}
                 }
             }
         }

@@ -425,6 +425,19 @@ def unsupported_content(f):
                      scaleoffset=0)
 
 
+def links_content(f):
+    # Soft, external and repeated hard links, and a cycle: no h5py walk (it would loop), so
+    # no JSON; the tests assert `sp ls` on it directly.
+    a = f.create_group("a")
+    a.attrs["n"] = np.int64(1)
+    a.create_dataset("d", data=np.arange(3, dtype="<i2"))
+    a["loop"] = f["/"]
+    f["b"] = a
+    f["soft"] = h5py.SoftLink("/a")
+    f["dangling"] = h5py.SoftLink("/nowhere")
+    f["ext"] = h5py.ExternalLink("other.h5", "/x")
+
+
 # The newest formats of HDF5 1.10–1.14 (superblock 3, layout v4). HDF5 2.0's own "latest"
 # writes layout message version 5 for chunked datasets: the `_v5` files.
 LATEST = ("v114", "v114")
@@ -453,6 +466,8 @@ def main():
     # Unsupported features: no JSON; the test asserts the specific errors.
     with h5py.File(os.path.join(HERE, "unsupported.h5"), "w", libver=LATEST) as f:
         unsupported_content(f)
+    with h5py.File(os.path.join(HERE, "links.h5"), "w") as f:
+        links_content(f)
     # The reference's own outputs (SCHEMA.md golden files).
     src = sys.argv[1] if len(sys.argv) > 1 else GOLDEN_SRC
     if os.path.isdir(src):

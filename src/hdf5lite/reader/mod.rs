@@ -52,7 +52,9 @@ pub enum LinkKind {
     Hard(u64),
     /// A path in this file.
     Soft(String),
-    /// Something else (external or user-defined link), not followed.
+    /// An object path in another file, not followed.
+    External { file: String, path: String },
+    /// A user-defined link (or a malformed external one), not followed.
     Other,
 }
 
@@ -160,7 +162,7 @@ impl<R: ReadAt> File<R> {
                     };
                     return self.object(&format!("{target}/{rest}"));
                 }
-                LinkKind::Other => {
+                LinkKind::External { .. } | LinkKind::Other => {
                     return Err(
                         Error::unsupported("external or user-defined link").in_object(child_path)
                     )
@@ -347,6 +349,14 @@ impl<'f, R: ReadAt> Group<'f, R> {
         &self.path
     }
 
+    /// The address hard links to this group hold (its object header's, relative to the
+    /// superblock's base address): the group's identity, whatever path reached it.
+    pub fn address(&self) -> u64 {
+        self.header
+            .address
+            .saturating_sub(self.file.superblock.base_address)
+    }
+
     /// The links, sorted by name, whatever the storage (symbol table, compact or dense).
     pub fn links(&self) -> Result<Vec<LinkEntry>> {
         self.read_links()
@@ -417,9 +427,22 @@ fn entry(l: messages::Link) -> LinkEntry {
         kind: match l.target {
             LinkTarget::Hard(a) => LinkKind::Hard(a),
             LinkTarget::Soft(p) => LinkKind::Soft(p),
-            _ => LinkKind::Other,
+            LinkTarget::External(raw) => external(&raw).unwrap_or(LinkKind::Other),
+            LinkTarget::UserDefined { .. } => LinkKind::Other,
         },
     }
+}
+
+/// An external link's value: a version-and-flags byte (0), then the file name and the
+/// object path, each null-terminated.
+fn external(raw: &[u8]) -> Option<LinkKind> {
+    let (&0, rest) = raw.split_first()? else {
+        return None;
+    };
+    let mut parts = rest.split(|&b| b == 0);
+    let file = String::from_utf8(parts.next()?.to_vec()).ok()?;
+    let path = String::from_utf8(parts.next()?.to_vec()).ok()?;
+    Some(LinkKind::External { file, path })
 }
 
 /// An attribute, with its raw value bytes (decoded by [`Attribute::value`]).
@@ -582,6 +605,13 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     /// The shape; `None` for a null dataspace.
     pub fn shape(&self) -> Option<Shape> {
         self.dataspace.shape()
+    }
+
+    /// The address hard links to this dataset hold (see [`Group::address`]).
+    pub fn address(&self) -> u64 {
+        self.header
+            .address
+            .saturating_sub(self.file.superblock.base_address)
     }
 
     /// Maximum dimension sizes (`u64::MAX` = unlimited); `None` when not simple.
@@ -973,5 +1003,26 @@ fn copy_chunk(
             }
             idx[d] = 0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_link_values() {
+        assert_eq!(
+            external(b"\0other.h5\0/x/y\0"),
+            Some(LinkKind::External {
+                file: "other.h5".into(),
+                path: "/x/y".into()
+            })
+        );
+        // Version 1 is unknown; a missing path or bad UTF-8 is malformed.
+        assert_eq!(external(b"\x01a.h5\0/x\0"), None);
+        assert_eq!(external(b"\0a.h5"), None);
+        assert_eq!(external(b"\0\xff\0/x\0"), None);
+        assert_eq!(external(b""), None);
     }
 }
