@@ -225,13 +225,13 @@ fn walk<R: ReadAt>(file: &File<R>, root: &str, data: bool) -> Result<Vec<Entry>>
                     continue;
                 }
             };
-            if file.kind_at(addr, &child)? == ObjectKind::Datatype {
-                members.push(done(Node::Datatype));
-                continue;
-            }
             let object = match file.object_at(addr, &child) {
+                // Committed datatypes are listed as such; the header is read again only then.
                 Err(e) if e.kind() == ErrorKind::Unsupported => {
-                    members.push(done(Node::Unsupported(e.message().to_string())));
+                    members.push(done(match file.kind_at(addr, &child)? {
+                        ObjectKind::Datatype => Node::Datatype,
+                        _ => Node::Unsupported(e.message().to_string()),
+                    }));
                     continue;
                 }
                 other => other?,
