@@ -256,3 +256,30 @@ fn convert_rejects_damaged_inputs_cleanly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn ls_on_damaged_files_fails_in_one_line() {
+    let dir = support::scratch_dir("robustness-ls");
+    let original = std::fs::read(support::repo().join("tests/corpus/types_latest.h5")).unwrap();
+    for (name, bytes) in [
+        ("cut.h5", original[..original.len() / 2].to_vec()),
+        ("empty.h5", Vec::new()),
+        ("header.h5", {
+            let mut b = original.clone();
+            b[60] ^= 0x10; // inside the root object header: its checksum fails
+            b
+        }),
+    ] {
+        std::fs::write(dir.join(name), &bytes).unwrap();
+        let out = support::sp()
+            .current_dir(&dir)
+            .args(["ls", "--data", name])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.starts_with(&format!("sp: {name}: ")), "{name}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
