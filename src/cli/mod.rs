@@ -7,6 +7,7 @@ mod failure;
 mod inputs;
 mod inspect;
 mod local_file;
+mod ls;
 mod output;
 mod summary;
 
@@ -29,6 +30,7 @@ enum Command {
     Convert(convert::Opts),
     Inspect(inspect::Opts),
     Export(export::Opts),
+    Ls(ls::Opts),
 }
 
 /// Parses the arguments, runs the subcommand, and maps the outcome to an exit status.
@@ -46,6 +48,7 @@ pub fn main() -> ExitCode {
         Command::Convert(opts) => convert::run(opts),
         Command::Inspect(opts) => inspect::run(opts),
         Command::Export(opts) => export::run(opts),
+        Command::Ls(opts) => ls::run(opts),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
