@@ -83,3 +83,190 @@ fn chrome_trace_holds_the_reference_calls() {
         assert_eq!(processes, ranks, "{name}");
     }
 }
+
+/// The golden profiles the exports are compared on, with their rank counts.
+const GOLDEN: [(&str, usize); 4] = [
+    ("tests/golden/synthetic/expected/golden.h5", 2),
+    ("tests/golden/mixed/expected/merged.h5", 8),
+    ("tests/golden/c_trace/expected/profiling_data.h5", 1),
+    ("tests/corpus/golden/python_rich_rich.h5", 2),
+];
+
+/// Runs `scope-profiler export FORMAT` on all `ranks` of `file` and parses the one file written.
+fn reference_export(
+    format: &str,
+    file: &std::path::Path,
+    ranks: usize,
+    dir: &std::path::Path,
+) -> Value {
+    let rank_args: Vec<String> = (0..ranks).map(|r| r.to_string()).collect();
+    support::run_ok(
+        Command::new(support::python())
+            .args(["-m", "scope_profiler", "export", format])
+            .arg(file)
+            .arg("-o")
+            .arg(dir.join("ref"))
+            .arg("--ranks")
+            .args(&rank_args),
+    );
+    let path = std::fs::read_dir(dir.join("ref"))
+        .expect("reference output dir")
+        .filter_map(|e| Some(e.ok()?.path()))
+        .find(|p| p.to_string_lossy().ends_with(".json"))
+        .expect("reference export");
+    serde_json::from_slice(&std::fs::read(path).expect("read")).expect("json")
+}
+
+/// Runs `sp export FORMAT FILE` (all ranks) and parses the output.
+fn our_export(format: &str, file: &std::path::Path, dir: &std::path::Path) -> Value {
+    let out = dir.join("ours.json");
+    support::run_ok(
+        support::sp()
+            .args(["export", format])
+            .arg(file)
+            .arg("-o")
+            .arg(&out),
+    );
+    serde_json::from_slice(&std::fs::read(&out).expect("read")).expect("json")
+}
+
+/// Checks a document against speedscope's file-format schema
+/// (`https://www.speedscope.app/file-format-schema.json`), written out field by field for
+/// the evented profiles we produce, plus the rules the viewer enforces: balanced open/close
+/// events, in time order, frames closed in stack order.
+fn assert_speedscope_schema(doc: &Value) {
+    let top = doc.as_object().expect("document object");
+    for key in top.keys() {
+        assert!(
+            [
+                "$schema",
+                "exporter",
+                "name",
+                "activeProfileIndex",
+                "shared",
+                "profiles"
+            ]
+            .contains(&key.as_str()),
+            "unknown top-level key {key}"
+        );
+    }
+    assert_eq!(
+        doc["$schema"],
+        "https://www.speedscope.app/file-format-schema.json"
+    );
+    assert!(doc["exporter"].is_string() && doc["name"].is_string());
+    let frames = doc["shared"]["frames"].as_array().expect("shared.frames");
+    for f in frames {
+        let f = f.as_object().expect("frame object");
+        assert!(f["name"].is_string(), "{f:?}");
+        for (k, v) in f {
+            match k.as_str() {
+                "name" | "file" => assert!(v.is_string(), "{k}: {v}"),
+                "line" | "col" => assert!(v.is_number(), "{k}: {v}"),
+                _ => panic!("unknown frame key {k}"),
+            }
+        }
+    }
+    let profiles = doc["profiles"].as_array().expect("profiles");
+    let active = doc["activeProfileIndex"]
+        .as_u64()
+        .expect("activeProfileIndex");
+    assert!((active as usize) < profiles.len().max(1));
+    for p in profiles {
+        assert_eq!(p["type"], "evented");
+        assert!(p["name"].is_string());
+        assert!([
+            "none",
+            "nanoseconds",
+            "microseconds",
+            "milliseconds",
+            "seconds",
+            "bytes"
+        ]
+        .contains(&p["unit"].as_str().expect("unit")));
+        let start = p["startValue"].as_f64().expect("startValue");
+        let end = p["endValue"].as_f64().expect("endValue");
+        let mut stack: Vec<u64> = Vec::new();
+        let mut last = f64::NEG_INFINITY;
+        for e in p["events"].as_array().expect("events") {
+            assert_eq!(e.as_object().expect("event").len(), 3, "{e}");
+            let at = e["at"].as_f64().expect("at");
+            let frame = e["frame"].as_u64().expect("frame");
+            assert!((frame as usize) < frames.len(), "{e}");
+            assert!(at >= last && at >= start && at <= end, "{e}");
+            last = at;
+            match e["type"].as_str().expect("type") {
+                "O" => stack.push(frame),
+                "C" => assert_eq!(stack.pop(), Some(frame), "{e}"),
+                other => panic!("event type {other}"),
+            }
+        }
+        assert!(stack.is_empty(), "unclosed frames in {}", p["name"]);
+    }
+}
+
+/// One speedscope event: type, frame name, time bits.
+type Event = (String, String, u64);
+
+/// Per profile: its name and its events.
+fn speedscope_calls(doc: &Value) -> Vec<(String, Vec<Event>)> {
+    let frames = doc["shared"]["frames"].as_array().expect("frames");
+    doc["profiles"]
+        .as_array()
+        .expect("profiles")
+        .iter()
+        .map(|p| {
+            let events = p["events"]
+                .as_array()
+                .expect("events")
+                .iter()
+                .map(|e| {
+                    let frame = &frames[e["frame"].as_u64().expect("frame") as usize];
+                    (
+                        e["type"].as_str().expect("type").to_string(),
+                        frame["name"].as_str().expect("name").to_string(),
+                        e["at"].as_f64().expect("at").to_bits(),
+                    )
+                })
+                .collect();
+            (p["name"].as_str().expect("name").to_string(), events)
+        })
+        .collect()
+}
+
+#[test]
+fn speedscope_holds_the_reference_calls_and_follows_the_schema() {
+    let repo = support::repo();
+    for (name, ranks) in GOLDEN {
+        let file = repo.join(name);
+        let dir = support::scratch_dir(&format!("speedscope-{ranks}-{}", name.len()));
+        let reference = reference_export("speedscope", &file, ranks, &dir);
+        let ours = our_export("speedscope", &file, &dir);
+        assert_speedscope_schema(&reference);
+        assert_speedscope_schema(&ours);
+        let expected = speedscope_calls(&reference);
+        assert!(!expected.is_empty(), "{name}: reference has no profiles");
+        assert_eq!(speedscope_calls(&ours), expected, "{name}");
+        for key in ["startValue", "endValue"] {
+            let values = |d: &Value| -> Vec<u64> {
+                d["profiles"]
+                    .as_array()
+                    .expect("profiles")
+                    .iter()
+                    .map(|p| p[key].as_f64().expect("value").to_bits())
+                    .collect()
+            };
+            assert_eq!(values(&ours), values(&reference), "{name} {key}");
+        }
+        // Frames: the same names in the same order; ours add the source location.
+        let frame_names = |d: &Value| -> Vec<Value> {
+            d["shared"]["frames"]
+                .as_array()
+                .expect("frames")
+                .iter()
+                .map(|f| f["name"].clone())
+                .collect()
+        };
+        assert_eq!(frame_names(&ours), frame_names(&reference), "{name}");
+    }
+}
