@@ -270,3 +270,93 @@ fn speedscope_holds_the_reference_calls_and_follows_the_schema() {
         assert_eq!(frame_names(&ours), frame_names(&reference), "{name}");
     }
 }
+
+/// The region-row fields `sp export json` writes; the reference writes a few more
+/// (call/parent ids, await times, tags, source text).
+const JSON_ROW_FIELDS: [&str; 11] = [
+    "name",
+    "rank",
+    "source_file",
+    "source_lineno",
+    "start_times_ns",
+    "end_times_ns",
+    "gpu_durations_ns",
+    "thread_ids",
+    "task_ids",
+    "exclusive_total_ns",
+    "aggregate",
+];
+
+#[test]
+fn json_equals_the_reference_document() {
+    let repo = support::repo();
+    let cases = [
+        ("tests/golden/synthetic/expected/golden.h5", 2),
+        ("tests/golden/mixed/expected/merged.h5", 8),
+        ("tests/golden/c_trace/expected/profiling_data.h5", 1),
+        ("tests/golden/fortran/expected/profiling_data.h5", 1),
+        ("tests/golden/merge_agg/expected/combined.h5", 6),
+        ("tests/corpus/golden/python_agg_agg.h5", 1),
+        ("tests/corpus/golden/python_rich_rich.h5", 2),
+    ];
+    for (name, ranks) in cases {
+        let file = repo.join(name);
+        let dir = support::scratch_dir(&format!("json-{ranks}-{}", name.len()));
+        let reference = reference_export("json", &file, ranks, &dir);
+        let ours = our_export("json", &file, &dir);
+        for key in [
+            "format",
+            "format_version",
+            "time_unit",
+            "num_ranks",
+            "event_data_available",
+            "metadata",
+        ] {
+            assert_eq!(ours[key], reference[key], "{name}: {key}");
+        }
+        let rows = |d: &Value| -> Vec<Value> {
+            d["regions"]
+                .as_array()
+                .expect("regions")
+                .iter()
+                .map(|r| {
+                    let kept: serde_json::Map<String, Value> = r
+                        .as_object()
+                        .expect("row")
+                        .iter()
+                        .filter(|(k, _)| JSON_ROW_FIELDS.contains(&k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    Value::Object(kept)
+                })
+                .collect()
+        };
+        let expected = rows(&reference);
+        assert!(!expected.is_empty(), "{name}");
+        assert_eq!(rows(&ours), expected, "{name}");
+        // Lane tables: the fields we write, value for value.
+        for (table, fields) in [
+            ("threads", &["index", "name", "ident", "native_id"][..]),
+            ("tasks", &["index", "name", "coro_name", "thread_index"][..]),
+        ] {
+            let pick = |d: &Value| -> Value {
+                let Some(by_rank) = d[table].as_object() else {
+                    return Value::Null;
+                };
+                by_rank
+                    .iter()
+                    .map(|(rank, list)| {
+                        let list: Vec<Value> = list
+                            .as_array()
+                            .expect("lane list")
+                            .iter()
+                            .map(|row| fields.iter().map(|f| row[*f].clone()).collect())
+                            .collect();
+                        (rank.clone(), Value::Array(list))
+                    })
+                    .collect()
+            };
+            assert_eq!(pick(&ours), pick(&reference), "{name}: {table}");
+        }
+    }
+}

@@ -21,7 +21,8 @@
 //!   "regions": [                           // region-table order, then rank order
 //!     { "name": "solve", "rank": 0, "source_file": "a.py", "source_lineno": 12,
 //!       "start_times_ns": [..], "end_times_ns": [..],               // one per call
-//!       "gpu_durations_ns": [..], "thread_ids": [..], "task_ids": [..],  // when stored
+//!       "gpu_durations_ns": [..],          // when any call has GPU time (−1 = none)
+//!       "thread_ids": [..], "task_ids": [..],  // when stored
 //!       "exclusive_total_ns": 123 },                                  // when stored
 //!     { "name": "io", "rank": 1, "aggregate": { "count": 3, "total": 9, "minimum": 2,
 //!       "maximum": 4, "exclusive": 9 } } ],  // aggregate-only profiles: no calls
@@ -412,10 +413,9 @@ pub fn json<W: Write>(
 ) -> Result<()> {
     write!(
         out,
-        "{{\"format\":\"scope-profiler-profile\",\"format_version\":1,\"exporter\":{},\"time_unit\":\"nanoseconds\",\"num_ranks\":{},\"event_data_available\":{},\"metadata\":{{",
+        "{{\"format\":\"scope-profiler-profile\",\"format_version\":1,\"exporter\":{},\"time_unit\":\"nanoseconds\",\"num_ranks\":{},\"event_data_available\":true,\"metadata\":{{",
         json_str(EXPORTER),
         profile.num_ranks,
-        profile.layout != super::profile::Layout::Aggregate
     )?;
     for (i, (k, v)) in profile.metadata.iter().enumerate() {
         if i > 0 {
@@ -457,7 +457,8 @@ pub fn json<W: Write>(
                     let events = source.events(row)?;
                     json_ints(out, "start_times_ns", &events.starts)?;
                     json_ints(out, "end_times_ns", &events.ends)?;
-                    if let Some(g) = &events.gpu {
+                    // Rows without any GPU timing carry no GPU column, as in the reference.
+                    if let Some(g) = events.gpu.as_ref().filter(|g| g.iter().any(|&v| v >= 0)) {
                         json_ints(out, "gpu_durations_ns", g)?;
                     }
                     if let Some(t) = &events.threads {
