@@ -108,8 +108,19 @@ fn json_equals_reference_region_rows_on_every_golden_profile() {
 }
 
 fn snapshot(name: &str, args: &[&str]) {
+    snapshot_at(name, "100", args);
+}
+
+/// A snapshot of `sp inspect ARGS` in a terminal `columns` wide.
+fn snapshot_at(name: &str, columns: &str, args: &[&str]) {
     let repo = support::repo();
-    let out = support::run_ok(support::sp().current_dir(&repo).arg("inspect").args(args));
+    let out = support::run_ok(
+        support::sp()
+            .current_dir(&repo)
+            .env("COLUMNS", columns)
+            .arg("inspect")
+            .args(args),
+    );
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let path = repo
         .join("tests/inspect/snapshots")
@@ -146,6 +157,21 @@ fn table_output_matches_snapshots() {
     snapshot(
         "rich_regions_only",
         &["tests/corpus/golden/python_rich_rich.h5", "--regions-only"],
+    );
+    // A narrow terminal: names truncated with `…`, the Info box wrapped, nothing wider.
+    snapshot_at(
+        "mixed_narrow",
+        "60",
+        &[
+            "tests/golden/mixed/expected/merged.h5",
+            "--columns",
+            "region",
+            "ranks",
+            "calls",
+            "total",
+            "avg",
+            "p95",
+        ],
     );
     snapshot(
         "agg_metadata_only",

@@ -18,12 +18,16 @@
 
 pub mod calltree;
 pub mod error;
+pub mod events;
 pub mod export;
+pub mod lanes;
 pub mod numeric;
 pub mod pattern;
 pub mod profile;
 pub mod rows;
 
 pub use error::{Error, Result};
+pub use events::{EventReader, Loaded, RowEvents, RowSource, Span};
+pub use lanes::Lanes;
 pub use profile::{Layout, Meta, Profile, RankCalls, Region, Stored};
 pub use rows::{region_rows, PercentageMode, Row, Selection, SortKey};

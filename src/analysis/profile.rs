@@ -8,6 +8,7 @@ use crate::hdf5lite::reader::{File, Value};
 use crate::hdf5lite::ReadAt;
 
 use super::error::{Error, Result};
+use super::events::{EventReader, Span};
 
 /// How the profile stores its calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +80,8 @@ pub struct RankCalls {
     pub stored: Option<Stored>,
     /// Exclusive total (ns) the writer stored for the row, if any.
     pub exclusive_total: Option<i64>,
+    /// Where the row's calls lie in `/events`, for rows read by [`Profile::read_index`].
+    pub span: Option<Span>,
 }
 
 impl RankCalls {
@@ -214,6 +217,7 @@ pub struct Profile {
 enum Depth {
     Metadata,
     Summary,
+    Index,
     Events,
 }
 
@@ -227,6 +231,15 @@ impl Profile {
     /// with [`Error::NoSummary`] when the file stores none (schema 1, older schema 2).
     pub fn read_summary<R: ReadAt>(file: &File<R>) -> Result<Profile> {
         load(file, Depth::Summary)
+    }
+
+    /// Reads everything but the event columns: every row gets its [`Span`] and the
+    /// statistics the analysis orders regions by (from `summary_statistics` when stored,
+    /// else from one pass over the row's calls). Exports then read each row's calls
+    /// through an [`EventReader`], so memory stays bounded by the largest row. Schema 1
+    /// files have no shared columns and are read whole.
+    pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
+        load(file, Depth::Index)
     }
 
     /// Reads metadata and the rank count only.
@@ -427,9 +440,20 @@ fn load<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<Profile> {
                     _ => read_columnar(file, &ranks)?,
                 };
             }
+            Depth::Index => {
+                profile.regions = match profile.layout {
+                    Layout::Aggregate => read_summary_rows(file, Layout::Aggregate, &ranks)?,
+                    _ => read_index_rows(file, &ranks)?,
+                };
+            }
         }
     } else {
-        let (count, regions) = read_legacy(file, depth)?;
+        let legacy_depth = if depth == Depth::Index {
+            Depth::Events
+        } else {
+            depth
+        };
+        let (count, regions) = read_legacy(file, legacy_depth)?;
         profile.num_ranks = count;
         profile.regions = regions;
         if depth == Depth::Summary {
@@ -711,7 +735,7 @@ fn read_columnar<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Region>
                     let lane = if thread < 0 {
                         -1
                     } else {
-                        -2i64.wrapping_sub(thread)
+                        (-2i64).wrapping_sub(thread)
                     };
                     match &tasks {
                         Some(k) if k[j] >= 0 => k[j],
@@ -732,6 +756,84 @@ fn read_columnar<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Region>
                 source_line: Some(lines[i]).filter(|&l| l >= 0),
                 stored: None,
                 exclusive_total: exclusive.as_ref().map(|x| x[i]).filter(|&x| x >= 0),
+                span: None,
+            },
+        ));
+    }
+    Ok(assemble(&names, rows))
+}
+
+/// Rows with spans and ordering statistics, no events (see [`Profile::read_index`]).
+fn read_index_rows<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Region>> {
+    let idx = "/rank_region_index";
+    let n = ranks.len();
+    let summary = if has_link(file, idx, "summary_statistics")? {
+        read_summary_rows(file, Layout::Columnar, ranks)?
+    } else {
+        Vec::new()
+    };
+    let names = region_names(file)?;
+    let ids = region_ids(file, names.len(), n)?;
+    let offsets = file.dataset(&format!("{idx}/event_offsets"))?.read_u64s()?;
+    let counts = file.dataset(&format!("{idx}/event_counts"))?.read_u64s()?;
+    check_rows("event_offsets", offsets.len(), n)?;
+    check_rows("event_counts", counts.len(), n)?;
+    let lines = file.dataset(&format!("{idx}/source_lines"))?.read_i64s()?;
+    check_rows("source_lines", lines.len(), n)?;
+    let files = strings_or_empty(file, &format!("{idx}/source_files"), n)?;
+    let exclusive = if has_link(file, idx, "exclusive_totals")? {
+        let v = file
+            .dataset(&format!("{idx}/exclusive_totals"))?
+            .read_i64s()?;
+        check_rows("exclusive_totals", v.len(), n)?;
+        Some(v)
+    } else {
+        None
+    };
+    let events = EventReader::open(file)?;
+    let mut rows = Vec::new();
+    for i in 0..n {
+        let rank = to_rank(ranks[i])?;
+        let span = Span {
+            offset: offsets[i],
+            count: counts[i],
+        };
+        let name = names.get(ids[i]).map(String::as_str).unwrap_or_default();
+        let from_summary = summary
+            .iter()
+            .find(|r| r.name == name)
+            .and_then(|r| r.rank(rank))
+            .and_then(|r| r.stored.clone())
+            .filter(|s| s.start_minimum.is_some() && s.end_maximum.is_some());
+        let stored = match (from_summary, &events) {
+            (Some(s), _) => s,
+            (None, Some(reader)) => {
+                let row = reader.read(span)?;
+                Stored {
+                    count: span.count,
+                    start_minimum: Some(row.starts.iter().copied().min().unwrap_or(0)),
+                    end_maximum: Some(row.ends.iter().copied().max().unwrap_or(0)),
+                    ..Stored::default()
+                }
+            }
+            (None, None) if span.count == 0 => Stored::default(),
+            (None, None) => {
+                return Err(Error::Corrupt(format!(
+                    "index row {i} has {} calls but the file has no /events",
+                    span.count
+                )))
+            }
+        };
+        rows.push((
+            ids[i],
+            RankCalls {
+                rank,
+                source_file: Some(files[i].clone()).filter(|s| !s.is_empty()),
+                source_line: Some(lines[i]).filter(|&l| l >= 0),
+                stored: Some(stored),
+                exclusive_total: exclusive.as_ref().map(|x| x[i]).filter(|&x| x >= 0),
+                span: Some(span),
+                ..RankCalls::default()
             },
         ));
     }
@@ -801,6 +903,7 @@ fn read_legacy<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<(u64, Vec<Regi
                 source_line,
                 stored: None,
                 exclusive_total: None,
+                span: None,
             };
             match regions.iter_mut().find(|r| r.name == link.name) {
                 Some(r) => r.ranks.push(calls),

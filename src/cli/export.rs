@@ -4,18 +4,35 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use sp::analysis::{export, Profile, Selection};
+use sp::analysis::{export, EventReader, Lanes, Loaded, Profile, RowSource, Selection};
 use sp::hdf5lite::reader::File;
 
 use super::inspect::parse_ranks;
 use super::local_file::LocalFile;
 use super::Failure;
 
-/// Export a profile for a trace viewer.
+/// Export a profile for a trace viewer, or as one JSON document.
+///
+/// Formats:
+///   chrome-trace  Chrome Trace Event JSON (Perfetto, chrome://tracing): one process per
+///                 rank, one thread per thread/task lane, one slice per call (µs).
+///   speedscope    speedscope JSON: one evented profile per rank and lane, frames with
+///                 file and line.
+///   json          the whole profile: {format: "scope-profiler-profile", format_version: 1,
+///                 exporter, time_unit: "nanoseconds", num_ranks, event_data_available,
+///                 metadata: {key: value}, regions: [{name, rank, source_file,
+///                 source_lineno, start_times_ns, end_times_ns, gpu_durations_ns?,
+///                 thread_ids?, task_ids?, exclusive_total_ns? | aggregate}],
+///                 threads?, tasks?} — the reference's `export json` layout.
+///
+/// All ranks are exported unless --ranks is given. Calls are read row by row and written
+/// as they are read, so large profiles export in little memory.
 ///
 /// Examples:
 ///   sp export chrome-trace profiling_data.h5 -o trace.json     # open in Perfetto
 ///   sp export chrome-trace run.h5 --ranks 0-3 -o trace.json
+///   sp export speedscope run.h5 -o run.speedscope.json          # drop on speedscope.app
+///   sp export json run.h5 -o run.json
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
@@ -35,6 +52,8 @@ pub struct Opts {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     ChromeTrace,
+    Speedscope,
+    Json,
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
@@ -43,7 +62,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map_err(|e| Failure::in_file(path.display(), format!("cannot open: {e}")))?;
     let file = File::open(source)
         .map_err(|e| Failure::in_file(path.display(), format!("not a readable HDF5 file: {e}")))?;
-    let profile = Profile::read(&file).map_err(|e| Failure::in_file(path.display(), e))?;
+    let in_file = |e| Failure::in_file(path.display(), e);
+    let profile = Profile::read_index(&file).map_err(in_file)?;
+    let reader = EventReader::open(&file).map_err(in_file)?;
+    let source: &dyn RowSource = match &reader {
+        Some(r) => r,
+        None => &Loaded,
+    };
+    let lanes = Lanes::read(&file).map_err(in_file)?;
     let ranks = opts.ranks.as_deref().map(parse_ranks).transpose()?;
     let sel = Selection {
         keep: &|_| true,
@@ -59,7 +85,11 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map_err(|e| Failure::in_file(opts.output.display(), format!("cannot create: {e}")))?;
     let mut out = BufWriter::new(out);
     match opts.format {
-        Format::ChromeTrace => export::chrome_trace(&profile, &sel, &label, &mut out),
+        Format::ChromeTrace => {
+            export::chrome_trace(&profile, source, &lanes, &sel, &label, &mut out)
+        }
+        Format::Speedscope => export::speedscope(&profile, source, &lanes, &sel, &label, &mut out),
+        Format::Json => export::json(&profile, source, &lanes, &sel, &mut out),
     }
     .map_err(|e| Failure::in_file(opts.output.display(), e))?;
     out.flush()

@@ -222,7 +222,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
                 if n > 0 {
                     writeln!(out).map_err(write_failure)?;
                 }
-                let text = table_text(path, size, &profile, &rows, &opts, mode);
+                let text = table_text(path, size, &profile, &rows, &opts, mode, terminal_width());
                 out.write_all(text.as_bytes()).map_err(write_failure)?;
             }
         }
@@ -460,6 +460,68 @@ fn tree_prefix(depth: usize) -> String {
     }
 }
 
+/// The width the table must fit: `COLUMNS` when set (shells export it for terminals),
+/// else 100.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&w| w >= 40)
+        .unwrap_or(100)
+}
+
+/// `text` cut to `width` characters, the last one `…` when anything was cut.
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// `text` split into lines of at most `width` characters, at spaces where possible.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let indent: String = text.chars().take_while(|c| *c == ' ').collect();
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let mut word = word.to_string();
+        loop {
+            let used = line.chars().count();
+            let sep = usize::from(used > 0);
+            if used + sep + word.chars().count() <= width {
+                if used > 0 {
+                    line.push(' ');
+                } else {
+                    line.push_str(&indent);
+                    if indent.chars().count() + word.chars().count() > width {
+                        line.clear();
+                    }
+                }
+                line.push_str(&word);
+                break;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut line));
+                continue;
+            }
+            // A word longer than a line: cut it.
+            let head: String = word.chars().take(width).collect();
+            word = word.chars().skip(width).collect();
+            lines.push(head);
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 fn table_text(
     path: &Path,
     size: u64,
@@ -467,6 +529,7 @@ fn table_text(
     rows: &[Row],
     opts: &Opts,
     mode: PercentageMode,
+    width_limit: usize,
 ) -> String {
     let mut s = String::new();
     let regions = profile.regions.len();
@@ -510,7 +573,13 @@ fn table_text(
         s.push_str(&metadata_text(profile, opts.full));
     }
     if !opts.metadata_only {
-        s.push_str(&region_table(rows, opts.columns.as_deref(), mode, path));
+        s.push_str(&region_table(
+            rows,
+            opts.columns.as_deref(),
+            mode,
+            path,
+            width_limit,
+        ));
     }
     s
 }
@@ -648,6 +717,7 @@ fn region_table(
     columns: Option<&[String]>,
     mode: PercentageMode,
     path: &Path,
+    width_limit: usize,
 ) -> String {
     let mut s = String::new();
     let title = format!("Regions ({})", rows.len());
@@ -758,7 +828,7 @@ fn region_table(
         .iter()
         .filter_map(|k| COLUMNS.iter().find(|c| c.0 == *k).map(|c| c.1))
         .collect();
-    let widths: Vec<usize> = (0..keys.len())
+    let mut widths: Vec<usize> = (0..keys.len())
         .map(|i| {
             table
                 .iter()
@@ -768,6 +838,22 @@ fn region_table(
                 .unwrap_or(0)
         })
         .collect();
+    // Fit the terminal: the region column gives up width (names end in `…`), down to 12.
+    let total = 4 + widths
+        .iter()
+        .map(|w| w + 4)
+        .sum::<usize>()
+        .saturating_sub(2);
+    if let (Some(first), true) = (widths.first_mut(), total > width_limit) {
+        let over = total - width_limit;
+        let narrower = first.saturating_sub(over).max(12).min(*first);
+        *first = narrower;
+        for r in &mut table {
+            if let Some(cell) = r.first_mut() {
+                *cell = truncate(cell, narrower);
+            }
+        }
+    }
     let line = |l: &str, r: &str| {
         let parts: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
         format!("  {l}{}{r}\n", parts.join("──"))
@@ -838,6 +924,18 @@ fn region_table(
     if rows.iter().any(|r| r.total.is_none()) {
         notes.push("Regions shown without timing recorded no calls on the selected ranks.".into());
     }
+    // The Info box wraps to the terminal: two margin, two borders, two padding.
+    let inner = width_limit.saturating_sub(6).max(20);
+    let notes: Vec<String> = notes
+        .iter()
+        .flat_map(|n| {
+            if n.chars().count() <= inner {
+                vec![n.clone()]
+            } else {
+                wrap(n, inner)
+            }
+        })
+        .collect();
     let width = notes.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     s.push('\n');
     s.push_str(&format!(
