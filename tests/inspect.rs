@@ -89,22 +89,46 @@ fn compare(file: &PathBuf, args: &[&str]) {
     }
 }
 
+/// The option sets every profile is inspected with.
+const VARIANTS: [&[&str]; 7] = [
+    &[],
+    &["--flat"],
+    &["--sort", "total", "--ranks", "1"],
+    &["--percentage-mode", "exclusive", "--sort", "name"],
+    &["--include", "s.*", "A", "--exclude", ".*x"],
+    &["--sort", "p95", "--ranks", "0", "2"],
+    &["--flat", "--sort", "imbalance"],
+];
+
 #[test]
 fn json_equals_reference_region_rows_on_every_golden_profile() {
-    let variants: [&[&str]; 7] = [
-        &[],
-        &["--flat"],
-        &["--sort", "total", "--ranks", "1"],
-        &["--percentage-mode", "exclusive", "--sort", "name"],
-        &["--include", "s.*", "A", "--exclude", ".*x"],
-        &["--sort", "p95", "--ranks", "0", "2"],
-        &["--flat", "--sort", "imbalance"],
-    ];
     for file in golden_profiles() {
-        for args in variants {
+        for args in VARIANTS {
             compare(&file, args);
         }
     }
+}
+
+/// Real multi-rank runs of the C and Fortran APIs (`examples/`), converted by `sp convert`:
+/// nesting, recursion, a call left open, ranks with different regions.
+#[test]
+fn json_equals_reference_region_rows_on_converted_multi_rank_runs() {
+    let scratch = support::scratch_dir("inspect-multirank");
+    for run in ["c_multirank", "fortran_multirank", "c_hdf5_multirank"] {
+        let output = scratch.join(format!("{run}.h5"));
+        support::run_ok(
+            support::sp()
+                .arg("convert")
+                .arg(support::repo().join("examples").join(run))
+                .arg("-o")
+                .arg(&output)
+                .arg("-q"),
+        );
+        for args in VARIANTS {
+            compare(&output, args);
+        }
+    }
+    std::fs::remove_dir_all(scratch).ok();
 }
 
 fn snapshot(name: &str, args: &[&str]) {
