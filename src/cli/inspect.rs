@@ -460,12 +460,16 @@ fn tree_prefix(depth: usize) -> String {
     }
 }
 
-/// The width the table must fit: `COLUMNS` when set (shells export it for terminals),
-/// else 100.
+/// The width the table must fit: `COLUMNS` when set, else the width of the terminal on
+/// stdout, else 100 (output to a file or a pipe).
 fn terminal_width() -> usize {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse::<usize>().ok())
+        .or_else(|| {
+            terminal_size::terminal_size_of(std::io::stdout())
+                .map(|(terminal_size::Width(w), _)| usize::from(w))
+        })
         .filter(|&w| w >= 40)
         .unwrap_or(100)
 }
@@ -838,12 +842,10 @@ fn region_table(
                 .unwrap_or(0)
         })
         .collect();
-    // Fit the terminal: the region column gives up width (names end in `…`), down to 12.
-    let total = 4 + widths
-        .iter()
-        .map(|w| w + 4)
-        .sum::<usize>()
-        .saturating_sub(2);
+    // Fit the terminal: the region column gives up width (names end in `…`), down to 12;
+    // then columns are dropped from the right (the region column always stays).
+    let table_width = |widths: &[usize]| 4 + widths.iter().map(|w| w + 4).sum::<usize>() - 2;
+    let total = table_width(&widths);
     if let (Some(first), true) = (widths.first_mut(), total > width_limit) {
         let over = total - width_limit;
         let narrower = first.saturating_sub(over).max(12).min(*first);
@@ -854,6 +856,16 @@ fn region_table(
             }
         }
     }
+    let mut hidden: Vec<&str> = Vec::new();
+    let mut headers = headers;
+    while widths.len() > 2 && table_width(&widths) > width_limit {
+        widths.pop();
+        hidden.push(headers.pop().unwrap_or_default());
+        for r in &mut table {
+            r.pop();
+        }
+    }
+    hidden.reverse();
     let line = |l: &str, r: &str| {
         let parts: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
         format!("  {l}{}{r}\n", parts.join("──"))
@@ -892,6 +904,12 @@ fn region_table(
              execution. Use GPU metrics or opt in to gpu_sync_on_exit=True (disables CPU/GPU \
              overlap).",
             heavy.join(", ")
+        ));
+    }
+    if !hidden.is_empty() {
+        notes.push(format!(
+            "Hidden to fit the terminal: {} (widen it, choose --columns, or use --format csv).",
+            hidden.join(", ")
         ));
     }
     notes.push(format!("Summary: {title}"));
