@@ -11,6 +11,7 @@
 //! The `sp` binary (the `cli` feature) is a thin shell over these. Nothing below it touches
 //! the file system, threads or the terminal, so the library builds for WebAssembly.
 
+pub mod analysis;
 pub mod hdf5lite;
 pub mod schema;
 pub mod trace;

@@ -93,6 +93,21 @@ fn python_profile_mixed_with_traces_inherits_its_metadata() {
 }
 
 #[test]
+fn gzip_profile_with_big_endian_v1_and_v2_traces() {
+    check_case("h5_gzip_with_traces");
+}
+
+#[test]
+fn aggregate_profile_with_traces() {
+    check_case("h5_agg_with_traces");
+}
+
+#[test]
+fn c_schema2_profile_with_traces() {
+    check_case("h5_c_schema2_with_traces");
+}
+
+#[test]
 fn merge_into_gzip_profile_with_label() {
     check_case("merge_gzip");
 }
@@ -117,7 +132,10 @@ fn every_case_directory_is_tested() {
             "c_trace",
             "chunked",
             "fortran",
+            "h5_agg_with_traces",
             "h5_c_schema2",
+            "h5_c_schema2_with_traces",
+            "h5_gzip_with_traces",
             "h5_mixed_with_traces",
             "h5_python_agg",
             "h5_python_gzip",

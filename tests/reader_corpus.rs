@@ -1,193 +1,39 @@
-//! Walks every corpus file with our reader, builds the canonical JSON that
-//! `tests/corpus/make_corpus.py` describes, and compares it with h5py's reading, value for
-//! value. `to_json` is the walk-to-JSON the CLI's `ls --json --data` will reuse.
+//! Runs `sp ls --json --data` on every corpus and golden file and compares its output with
+//! h5py's reading of the same file (`<name>.json`, written by `tests/corpus/make_corpus.py`),
+//! value for value. Also: chunk-index kinds, named unsupported features, range reads.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::Value as Json;
 use sp::hdf5lite::messages::ChunkIndex;
-use sp::hdf5lite::model::{ByteOrder, CharSet, Datatype, Shape, StrPad, StringLength};
-use sp::hdf5lite::reader::{Attribute, File, LinkKind, Object, Storage, Value};
-use sp::hdf5lite::{ErrorKind, Limits, ReadAt, Result};
+use sp::hdf5lite::reader::{File, Storage};
+use sp::hdf5lite::ErrorKind;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-fn datatype_json(dt: &Datatype) -> Json {
-    let order = |o: &ByteOrder| {
-        if *o == ByteOrder::Big {
-            "big"
-        } else {
-            "little"
-        }
-    };
-    match dt {
-        Datatype::Integer {
-            size,
-            signed,
-            order: o,
-        } => {
-            json!({"class": "integer", "size": size, "signed": signed, "order": order(o)})
-        }
-        Datatype::Float { size, order: o } => {
-            json!({"class": "float", "size": size, "order": order(o)})
-        }
-        Datatype::String {
-            length,
-            charset,
-            padding,
-        } => json!({
-            "class": "string",
-            "length": match length { StringLength::Fixed(n) => json!(n), StringLength::Variable => json!("variable") },
-            "charset": if *charset == CharSet::Utf8 { "utf8" } else { "ascii" },
-            "padding": match padding { StrPad::NullTerm => "nullterm", StrPad::NullPad => "nullpad", StrPad::SpacePad => "spacepad" },
-        }),
-        Datatype::Compound { size, members } => json!({
-            "class": "compound", "size": if dt.is_variable_length() { Json::Null } else { json!(size) },
-            "members": members.iter().map(|m| json!({"name": m.name, "offset": m.offset, "datatype": datatype_json(&m.datatype)})).collect::<Vec<_>>(),
-        }),
-        Datatype::Enum { base, members } => {
-            let b = base.as_ref();
-            json!({
-                "class": "enum", "base": datatype_json(b),
-                "members": members.iter().map(|m| {
-                    let v = match b { Datatype::Integer { size, signed, order } =>
-                        sp::hdf5lite::reader::value::int(&m.value, *size, *signed, *order, 0).unwrap(), _ => 0 };
-                    json!([m.name, int_json(v)])
-                }).collect::<Vec<_>>(),
-            })
-        }
-        Datatype::Array { base, dims } => {
-            json!({"class": "array", "base": datatype_json(base), "dims": dims})
-        }
-    }
-}
-
-fn int_json(v: i128) -> Json {
-    match i64::try_from(v) {
-        Ok(i) => json!(i),
-        Err(_) => json!(u64::try_from(v).unwrap()),
-    }
-}
-
-fn value_json(v: &Value) -> Json {
-    match v {
-        Value::Int(i) => int_json(*i),
-        Value::Float(f) => json!(format!("0x{:016x}", f.to_bits())),
-        Value::String(s) => json!(s),
-        Value::Bytes(b) => {
-            json!({"bytes": b.iter().map(|x| format!("{x:02x}")).collect::<String>()})
-        }
-        Value::Enum { name, value } => json!({"name": name, "value": int_json(*value)}),
-        Value::Compound(ms) => {
-            Json::Array(ms.iter().map(|(n, v)| json!([n, value_json(v)])).collect())
-        }
-        Value::Array(vs) => Json::Array(vs.iter().map(value_json).collect()),
-    }
-}
-
-fn shape_json(s: &Option<Shape>) -> Json {
-    match s {
-        Some(Shape::Simple(d)) => json!(d),
-        _ => Json::Null,
-    }
-}
-
-fn attrs_json<R: ReadAt>(f: &File<R>, attrs: Vec<Attribute>) -> Result<Json> {
-    let mut m = Map::new();
-    for a in attrs {
-        let v = a.value(f)?;
-        m.insert(
-            a.name().to_string(),
-            json!({"datatype": datatype_json(a.datatype()), "shape": shape_json(&a.shape()), "value": value_json(&v)}),
-        );
-    }
-    Ok(Json::Object(m))
-}
-
-/// The canonical JSON of a whole file (see make_corpus.py).
-pub fn to_json<R: ReadAt>(f: &File<R>) -> Result<Json> {
-    let mut out = Map::new();
-    let root = f.root()?;
-    out.insert(
-        "/".into(),
-        json!({"kind": "group", "attributes": attrs_json(f, root.attributes()?)?}),
+/// `sp ls --json --data FILE` parsed.
+fn ls_json(path: &Path) -> Json {
+    let out = support::run_ok(
+        support::sp()
+            .arg("ls")
+            .arg("--json")
+            .arg("--data")
+            .arg(path),
     );
-    let mut stack = vec!["/".to_string()];
-    while let Some(path) = stack.pop() {
-        let g = f.group(&path)?;
-        for link in g.links()? {
-            let child = if path == "/" {
-                format!("/{}", link.name)
-            } else {
-                format!("{path}/{}", link.name)
-            };
-            if !matches!(link.kind, LinkKind::Hard(_)) {
-                continue;
-            }
-            match f.object(&child)? {
-                Object::Group(cg) => {
-                    out.insert(
-                        child.clone(),
-                        json!({"kind": "group", "attributes": attrs_json(f, cg.attributes()?)?}),
-                    );
-                    stack.push(child);
-                }
-                Object::Dataset(d) => {
-                    let shape = d.shape();
-                    let values = d.read_values()?;
-                    let value = match shape {
-                        Some(Shape::Scalar) => value_json(&values[0]),
-                        _ => Json::Array(values.iter().map(value_json).collect()),
-                    };
-                    let (layout, chunks, filters) = match d.storage() {
-                        Storage::Compact => ("compact", Json::Null, json!([])),
-                        Storage::Contiguous => ("contiguous", Json::Null, json!([])),
-                        Storage::Chunked { chunk, filters, .. } => (
-                            "chunked",
-                            json!(chunk),
-                            json!(filters.iter().map(|f| f.id.0).collect::<Vec<_>>()),
-                        ),
-                    };
-                    let maxshape = match (&shape, d.max_shape()) {
-                        (Some(Shape::Simple(_)), Some(m)) => {
-                            json!(m
-                                .iter()
-                                .map(|&x| if x == u64::MAX { Json::Null } else { json!(x) })
-                                .collect::<Vec<_>>())
-                        }
-                        _ => Json::Null,
-                    };
-                    out.insert(
-                        child,
-                        json!({
-                            "kind": "dataset",
-                            "datatype": datatype_json(d.datatype()),
-                            "shape": shape_json(&shape),
-                            "maxshape": maxshape,
-                            "layout": layout,
-                            "chunks": chunks,
-                            "filters": filters,
-                            "attributes": attrs_json(f, d.attributes()?)?,
-                            "value": value,
-                        }),
-                    );
-                }
-            }
-        }
-    }
-    Ok(Json::Object(out))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{}: output is not JSON: {e}", path.display()))
 }
 
 fn check(path: &Path) {
-    let bytes = std::fs::read(path).unwrap();
     let expected: Json =
         serde_json::from_slice(&std::fs::read(path.with_extension("json")).unwrap()).unwrap();
-    let file = File::open(bytes.as_slice()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let got = to_json(&file).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let got = ls_json(path);
     let (Json::Object(g), Json::Object(e)) = (&got, &expected) else {
-        unreachable!()
+        panic!("{}: not JSON objects", path.display())
     };
     let gk: Vec<_> = g.keys().collect();
     let ek: Vec<_> = e.keys().collect();
@@ -204,11 +50,16 @@ fn check(path: &Path) {
             .zip(es.bytes())
             .position(|(a, b)| a != b)
             .unwrap_or(0);
-        eprintln!(
-            "{k}: ours …{}… h5py …{}…",
-            &gs[i.saturating_sub(80)..(i + 80).min(gs.len())],
-            &es[i.saturating_sub(80)..(i + 80).min(es.len())]
-        );
+        let around = |s: &str| {
+            let lo = (i.saturating_sub(80)..=i)
+                .find(|&j| s.is_char_boundary(j))
+                .unwrap_or(0);
+            let hi = ((i + 80).min(s.len())..=s.len())
+                .find(|&j| s.is_char_boundary(j))
+                .unwrap_or(s.len());
+            s[lo..hi].to_string()
+        };
+        eprintln!("{k}: ours …{}… h5py …{}…", around(&gs), around(&es));
     }
     assert!(
         bad.is_empty(),
@@ -244,6 +95,30 @@ corpus_test!(groups_latest, "groups_latest.h5");
 corpus_test!(chunked_earliest, "chunked_earliest.h5");
 corpus_test!(chunked_latest, "chunked_latest.h5");
 corpus_test!(chunk_indexes_latest, "chunk_indexes_latest.h5");
+corpus_test!(chunked_v5, "chunked_v5.h5");
+corpus_test!(chunk_indexes_v5, "chunk_indexes_v5.h5");
+corpus_test!(layout_v5, "layout_v5.h5");
+
+#[test]
+fn every_corpus_file_has_a_test() {
+    let named = [
+        "chunk_indexes_latest.h5",
+        "chunk_indexes_v5.h5",
+        "chunked_earliest.h5",
+        "chunked_latest.h5",
+        "chunked_v5.h5",
+        "groups_earliest.h5",
+        "groups_latest.h5",
+        "layout_v5.h5",
+        "types_earliest.h5",
+        "types_latest.h5",
+    ];
+    let found: Vec<String> = corpus_files(&corpus())
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(found, named);
+}
 
 #[test]
 fn golden_profiles() {
@@ -307,17 +182,18 @@ fn unsupported_features_are_named() {
 }
 
 #[test]
-fn hdf5_2_layout_v5_is_unsupported_not_wrong() {
+fn hdf5_2_layout_v5_reads() {
     let bytes = std::fs::read(corpus().join("layout_v5.h5")).unwrap();
     let file = File::open(bytes.as_slice()).unwrap();
-    let err = file.dataset("/gzip").unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Unsupported);
-    assert_eq!(err.path(), Some("/gzip"));
-    assert!(
-        err.message().contains("layout message version 5"),
-        "{}",
-        err.message()
-    );
+    let d = file.dataset("/gzip").unwrap();
+    assert!(matches!(
+        d.storage(),
+        Storage::Chunked {
+            index: ChunkIndex::FixedArray { page_bits: 10 },
+            ..
+        }
+    ));
+    assert_eq!(d.read_i64s().unwrap(), (0..100).collect::<Vec<i64>>());
 }
 
 #[test]
@@ -335,41 +211,171 @@ fn range_reads_touch_only_needed_chunks() {
     assert_eq!(all[12345], (12345i64 * 7919) % 100_003);
 }
 
+fn ls(args: &[&str]) -> std::process::Output {
+    support::sp()
+        .current_dir(corpus())
+        .arg("ls")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = ls(args);
+    assert!(
+        out.status.success(),
+        "sp ls {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Exit status 1 and exactly one line `sp: <file>: <message>` on stderr.
+fn assert_fails(args: &[&str], file: &str, message: &str) {
+    let out = ls(args);
+    assert_eq!(out.status.code(), Some(1), "sp ls {args:?}");
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let want = format!("sp: {file}: {message}");
+    assert!(
+        err.starts_with(&want),
+        "{err:?} does not start with {want:?}"
+    );
+}
+
 #[test]
-fn mutated_files_never_panic() {
-    // Truncations and byte flips of several files: any typed result is fine, a panic is not.
-    for name in [
-        "types_earliest.h5",
-        "groups_latest.h5",
-        "chunk_indexes_latest.h5",
-        "golden/python_gzip_auto_gzip.h5",
+fn ls_text_is_a_tree_with_attributes() {
+    assert_eq!(
+        stdout_of(&["groups_latest.h5", "/few"]),
+        "/few  group\n\
+         /few/nested  group\n\
+         /few/nested/deeper  group\n    @leaf: vlen utf-8 string scalar = \"yes\"\n\
+         /few/x  dataset  i64 LE  [3]  contiguous\n"
+    );
+    assert_eq!(
+        stdout_of(&["chunked_earliest.h5", "gzip_shuffle", "--data"]),
+        "/gzip_shuffle  dataset  i64 LE  [20000] of max [∞]  chunked(128) shuffle+deflate(4)\n    \
+         = [0, 7919, 15838, 23757, 31676, 39595, 47514, 55433, … (20000 in all)]\n"
+    );
+    let root = stdout_of(&["types_latest.h5"]);
+    for line in [
+        "    @ints: i16 BE [4] = [0, 1, 2, 3]\n",
+        "    @enum: enum i16 LE {BLUE = 42, GREEN = 1, RED = 0} scalar = BLUE\n",
+        "    @fixed_spacepad: ascii string[6] space-padded scalar = \"ab\"\n",
+        "/compact  dataset  i32 LE  [5]  compact\n",
+        "/strings/vlen_scalar  dataset  vlen utf-8 string  scalar  contiguous\n",
+        "/array  dataset  array[2×2] of i32 LE  [3]  contiguous\n",
     ] {
-        let original = std::fs::read(corpus().join(name)).unwrap();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for round in 0..150 {
-            let mut bytes = original.clone();
-            if round % 3 == 0 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                bytes.truncate((seed >> 33) as usize % bytes.len());
-            } else {
-                for _ in 0..4 {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let i = (seed >> 33) as usize % bytes.len();
-                    bytes[i] ^= (seed >> 20) as u8 | 1;
-                }
-            }
-            let limits = Limits {
-                max_read_bytes: 64 << 20,
-                max_chunk_bytes: 16 << 20,
-                ..Limits::default()
-            };
-            if let Ok(f) = File::open_with_limits(bytes.as_slice(), limits) {
-                let _ = to_json(&f);
-            }
-        }
+        assert!(root.contains(line), "no {line:?} in\n{root}");
     }
+}
+
+#[test]
+fn ls_json_without_data_has_no_values() {
+    let out = stdout_of(&["chunk_indexes_v5.h5", "--json"]);
+    let doc: Json = serde_json::from_str(&out).unwrap();
+    let d = &doc["/btree2_gzip"];
+    assert_eq!(d["chunks"], serde_json::json!([3, 4]));
+    assert_eq!(d["filters"], serde_json::json!([1]));
+    assert_eq!(d["maxshape"], serde_json::json!([null, null]));
+    assert!(d.get("value").is_none());
+    assert_eq!(doc.as_object().unwrap().len(), 18);
+}
+
+#[test]
+fn ls_lists_what_it_cannot_read() {
+    let out = stdout_of(&["unsupported.h5", "--data"]);
+    assert_eq!(
+        out,
+        "/  group\n\
+         /external  not readable here: external data files\n\
+         /lzf  not readable here: filter 32000 (lzf) is not supported\n\
+         /named_type  committed datatype\n\
+         /scaleoffset  not readable here: filter 6 (scaleoffset) is not supported\n\
+         /uses_named_type  not readable here: shared datatype message (committed datatype or SOHM)\n"
+    );
+}
+
+#[test]
+fn ls_errors_name_the_file() {
+    assert_fails(&["missing.h5"], "missing.h5", "cannot open: ");
+    assert_fails(
+        &["make_corpus.py"],
+        "make_corpus.py",
+        "not a readable HDF5 file: ",
+    );
+    assert_fails(
+        &["groups_latest.h5", "/few/nope"],
+        "groups_latest.h5",
+        "/few: no object named \"nope\"",
+    );
+}
+
+#[test]
+fn ls_is_quiet_on_a_closed_pipe() {
+    use std::process::Stdio;
+    // Far more than a pipe buffer, so writes fail once the reader is gone.
+    let mut child = support::sp()
+        .current_dir(corpus())
+        .args(["ls", "--json", "--data", "chunked_latest.h5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn ls_shows_links_and_ends_on_cycles() {
+    // links.h5: /a/loop is a hard link back to the root, /b a second hard link to /a.
+    assert_eq!(
+        stdout_of(&["links.h5"]),
+        "/  group\n\
+         /a  group\n    @n: i64 LE scalar = 1\n\
+         /a/d  dataset  i16 LE  [3]  contiguous\n\
+         /a/loop  group (same as /)\n\
+         /b  group (same as /a)\n    @n: i64 LE scalar = 1\n\
+         /dangling  soft link -> /nowhere\n\
+         /ext  external link -> other.h5:/x\n\
+         /soft  soft link -> /a\n"
+    );
+    // A soft link given as PATH is followed; the cycle under it still ends.
+    let doc: Json = serde_json::from_str(&stdout_of(&["links.h5", "/soft", "--json"])).unwrap();
+    let keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "/soft",
+            "/soft/d",
+            "/soft/loop",
+            "/soft/loop/a",
+            "/soft/loop/b",
+            "/soft/loop/dangling",
+            "/soft/loop/ext",
+            "/soft/loop/soft"
+        ]
+    );
+    assert_eq!(doc["/soft/loop/a"]["same_as"], "/soft");
+    assert_eq!(
+        doc["/soft/loop/ext"],
+        serde_json::json!({"kind": "external link", "file": "other.h5", "target": "/x"})
+    );
+    assert_fails(
+        &["links.h5", "/dangling"],
+        "links.h5",
+        "/: no object named \"nowhere\"",
+    );
 }

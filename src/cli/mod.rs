@@ -2,9 +2,12 @@
 //! where errors become prose. Exit status 0 on success, 1 on failure, 2 on a usage error.
 
 mod convert;
+mod export;
 mod failure;
 mod inputs;
+mod inspect;
 mod local_file;
+mod ls;
 mod output;
 mod summary;
 
@@ -25,6 +28,9 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Convert(convert::Opts),
+    Inspect(inspect::Opts),
+    Export(export::Opts),
+    Ls(ls::Opts),
 }
 
 /// Parses the arguments, runs the subcommand, and maps the outcome to an exit status.
@@ -40,6 +46,9 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Convert(opts) => convert::run(opts),
+        Command::Inspect(opts) => inspect::run(opts),
+        Command::Export(opts) => export::run(opts),
+        Command::Ls(opts) => ls::run(opts),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -425,9 +425,21 @@ def unsupported_content(f):
                      scaleoffset=0)
 
 
+def links_content(f):
+    # Soft, external and repeated hard links, and a cycle: no h5py walk (it would loop), so
+    # no JSON; the tests assert `sp ls` on it directly.
+    a = f.create_group("a")
+    a.attrs["n"] = np.int64(1)
+    a.create_dataset("d", data=np.arange(3, dtype="<i2"))
+    a["loop"] = f["/"]
+    f["b"] = a
+    f["soft"] = h5py.SoftLink("/a")
+    f["dangling"] = h5py.SoftLink("/nowhere")
+    f["ext"] = h5py.ExternalLink("other.h5", "/x")
+
+
 # The newest formats of HDF5 1.10–1.14 (superblock 3, layout v4). HDF5 2.0's own "latest"
-# adds layout v5 for filtered chunks, which the reader reports as unsupported (see
-# unsupported.h5).
+# writes layout message version 5 for chunked datasets: the `_v5` files.
 LATEST = ("v114", "v114")
 
 GENERATED = [
@@ -438,6 +450,10 @@ GENERATED = [
     ("chunked_earliest.h5", "earliest", chunked_content),
     ("chunked_latest.h5", LATEST, chunked_content),
     ("chunk_indexes_latest.h5", LATEST, chunk_indexes_content),
+    ("chunked_v5.h5", "latest", chunked_content),
+    ("chunk_indexes_v5.h5", "latest", chunk_indexes_content),
+    ("layout_v5.h5", "latest", lambda f: f.create_dataset(
+        "gzip", data=np.arange(100, dtype="<i4"), chunks=(10,), compression="gzip")),
 ]
 
 
@@ -450,10 +466,8 @@ def main():
     # Unsupported features: no JSON; the test asserts the specific errors.
     with h5py.File(os.path.join(HERE, "unsupported.h5"), "w", libver=LATEST) as f:
         unsupported_content(f)
-    # HDF5 2.0's newest format: layout message v5 for filtered chunked datasets.
-    with h5py.File(os.path.join(HERE, "layout_v5.h5"), "w", libver="latest") as f:
-        f.create_dataset("gzip", data=np.arange(100, dtype="<i4"), chunks=(10,),
-                         compression="gzip")
+    with h5py.File(os.path.join(HERE, "links.h5"), "w") as f:
+        links_content(f)
     # The reference's own outputs (SCHEMA.md golden files).
     src = sys.argv[1] if len(sys.argv) > 1 else GOLDEN_SRC
     if os.path.isdir(src):

@@ -53,9 +53,9 @@ pub fn records(
         };
         let scaled = (0..rank).map(|_| c.u64()).collect::<Result<Vec<_>>>()?;
         if let Some(address) = address {
-            if grid.in_extent(&scaled) {
+            if let Some(offset) = grid.offset_in_extent(&scaled) {
                 out.push(ChunkRecord {
-                    offset: grid.offset_of(&scaled),
+                    offset,
                     address,
                     stored_size,
                     filter_mask,

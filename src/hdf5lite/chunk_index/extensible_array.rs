@@ -304,9 +304,9 @@ impl Walker<'_, '_> {
                 .unwrap_or(0);
             let first = scaled.remove(0);
             scaled.insert(unlimited, first);
-            if self.grid.in_extent(&scaled) {
+            if let Some(offset) = self.grid.offset_in_extent(&scaled) {
                 self.out.push(ChunkRecord {
-                    offset: self.grid.offset_of(&scaled),
+                    offset,
                     address,
                     stored_size,
                     filter_mask,

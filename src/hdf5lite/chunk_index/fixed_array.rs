@@ -99,9 +99,9 @@ pub fn records(
                 decode_element(&mut e.sub(es as usize)?, filtered, es as usize, chunk_bytes)?;
             if let Some((address, stored_size, filter_mask)) = entry {
                 let scaled = unravel(index, &counts);
-                if grid.in_extent(&scaled) {
+                if let Some(offset) = grid.offset_in_extent(&scaled) {
                     out.push(ChunkRecord {
-                        offset: grid.offset_of(&scaled),
+                        offset,
                         address,
                         stored_size,
                         filter_mask,

@@ -30,9 +30,9 @@ pub fn records(address: Option<u64>, grid: &ChunkGrid, file_len: u64) -> Result<
     let mut out = Vec::new();
     for i in 0..total {
         let scaled = unravel(i, &counts);
-        if grid.in_extent(&scaled) {
+        if let Some(offset) = grid.offset_in_extent(&scaled) {
             out.push(ChunkRecord {
-                offset: grid.offset_of(&scaled),
+                offset,
                 address: address + i * chunk_bytes,
                 stored_size: chunk_bytes,
                 filter_mask: 0,

@@ -101,12 +101,17 @@ impl ChunkGrid {
             .all(|(&s, (&c, &d))| s.checked_mul(c).is_some_and(|o| o < d))
     }
 
-    /// Element offset of a chunk from its scaled coordinates.
-    pub fn offset_of(&self, scaled: &[u64]) -> Vec<u64> {
+    /// Element offset of the chunk with scaled coordinates `scaled`, if that chunk starts
+    /// inside the current extent. Checked: an index entry whose offset would overflow is
+    /// outside every extent, never a wrapped or saturated offset.
+    pub fn offset_in_extent(&self, scaled: &[u64]) -> Option<Vec<u64>> {
+        if scaled.len() != self.dims.len() {
+            return None;
+        }
         scaled
             .iter()
-            .zip(&self.chunk)
-            .map(|(&s, &c)| s.saturating_mul(c))
+            .zip(self.chunk.iter().zip(&self.dims))
+            .map(|(&s, (&c, &d))| s.checked_mul(c).filter(|&o| o < d))
             .collect()
     }
 }
@@ -165,6 +170,10 @@ mod tests {
         assert_eq!(g.max_counts(), vec![4, u64::MAX]);
         assert!(g.in_extent(&[2, 2]));
         assert!(!g.in_extent(&[3, 0]));
+        assert_eq!(g.offset_in_extent(&[2, 1]), Some(vec![4, 2]));
+        assert_eq!(g.offset_in_extent(&[3, 0]), None);
+        assert_eq!(g.offset_in_extent(&[0, u64::MAX]), None);
+        assert_eq!(g.offset_in_extent(&[0]), None);
         assert_eq!(g.chunk_bytes().unwrap(), 16);
         assert!(ChunkGrid::new(vec![5], vec![5], vec![0], 4).is_err());
     }

@@ -1,6 +1,8 @@
 //! The Data Storage - Layout Message (0x0008). Parses versions 1–2 minimally, version 3
-//! (compact, contiguous, chunked with a v1 B-tree) and version 4 (every chunk-index type's
-//! parameters, virtual); encodes version 3 contiguous and chunked.
+//! (compact, contiguous, chunked with a v1 B-tree), version 4 (every chunk-index type's
+//! parameters, virtual) and version 5 (HDF5 2.0: the version 4 body; what changes is inside
+//! the chunk indexes, whose stored element sizes say how wide filtered chunk sizes are);
+//! encodes version 3 contiguous and chunked.
 
 use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
@@ -61,13 +63,13 @@ pub enum DataLayout {
 }
 
 impl DataLayout {
-    /// Parses a message body, versions 1–4.
+    /// Parses a message body, versions 1–5.
     pub fn parse(c: &mut Cursor<'_>) -> Result<DataLayout> {
         let at = c.offset();
         let version = c.u8()?;
         match version {
             1 | 2 => parse_v1_v2(c),
-            3 | 4 => {
+            3..=5 => {
                 let class = c.u8()?;
                 match class {
                     CLASS_COMPACT => {
@@ -95,7 +97,7 @@ impl DataLayout {
                         })
                     }
                     CLASS_CHUNKED => parse_v4_chunked(c),
-                    CLASS_VIRTUAL if version == 4 => Ok(DataLayout::Virtual {
+                    CLASS_VIRTUAL if version >= 4 => Ok(DataLayout::Virtual {
                         heap_address: c.address()?,
                         index: c.u32()?,
                     }),
@@ -371,6 +373,40 @@ mod tests {
     }
 
     #[test]
+    fn v5_is_the_v4_body() {
+        // The layout of tests/corpus/layout_v5.h5's /gzip (h5py on HDF5 2.0, libver latest).
+        let mut bytes = vec![
+            5, 2, // version 5, chunked
+            0, 2, 1, // flags, rank + 1, 1-byte dims
+            10, 4,  // 10 elements of 4 bytes
+            3,  // fixed array
+            10, // page bits
+        ];
+        bytes.extend_from_slice(&[0xbf, 0x01, 0, 0, 0, 0, 0, 0]); // index address 447
+        assert_eq!(
+            parse(&bytes).unwrap(),
+            DataLayout::Chunked {
+                address: Some(447),
+                dims: vec![10, 4],
+                index: ChunkIndex::FixedArray { page_bits: 10 },
+                flags: 0
+            }
+        );
+        let contiguous = [
+            5, 1, // version 5, contiguous
+            0x00, 0x08, 0, 0, 0, 0, 0, 0, // address 2048
+            72, 0, 0, 0, 0, 0, 0, 0, // size 72
+        ];
+        assert_eq!(
+            parse(&contiguous).unwrap(),
+            DataLayout::Contiguous {
+                address: Some(2048),
+                size: 72
+            }
+        );
+    }
+
+    #[test]
     fn v1_contiguous_minimal() {
         let bytes = [
             1, 2, 1, 0, 0, 0, 0, 0, // version 1, 2 dims, contiguous, reserved
@@ -388,7 +424,7 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(parse(&[5, 1]).unwrap_err().kind(), ErrorKind::Unsupported);
+        assert_eq!(parse(&[6, 1]).unwrap_err().kind(), ErrorKind::Unsupported);
         assert_eq!(parse(&[3, 7]).unwrap_err().kind(), ErrorKind::Format);
         assert_eq!(
             parse(&[3, 0, 9, 0, 1]).unwrap_err().kind(),

@@ -52,7 +52,9 @@ pub enum LinkKind {
     Hard(u64),
     /// A path in this file.
     Soft(String),
-    /// Something else (external or user-defined link), not followed.
+    /// An object path in another file, not followed.
+    External { file: String, path: String },
+    /// A user-defined link (or a malformed external one), not followed.
     Other,
 }
 
@@ -160,7 +162,7 @@ impl<R: ReadAt> File<R> {
                     };
                     return self.object(&format!("{target}/{rest}"));
                 }
-                LinkKind::Other => {
+                LinkKind::External { .. } | LinkKind::Other => {
                     return Err(
                         Error::unsupported("external or user-defined link").in_object(child_path)
                     )
@@ -210,6 +212,26 @@ impl<R: ReadAt> File<R> {
     /// The kind of object a hard link points at, without decoding it further.
     pub fn kind_at(&self, addr: u64, path: &str) -> Result<ObjectKind> {
         Ok(kind_of(&self.header(addr, path)?))
+    }
+
+    /// The group or dataset whose object header is at `addr` (a hard link's target),
+    /// known by `path` in errors and in what it returns. Walking a tree this way reads
+    /// each object header once, where [`object`](Self::object) walks from the root.
+    pub fn object_at(&self, addr: u64, path: &str) -> Result<Object<'_, R>> {
+        let header = self.header(addr, path)?;
+        match kind_of(&header) {
+            ObjectKind::Group => Ok(Object::Group(Group {
+                file: self,
+                path: path.to_string(),
+                header,
+            })),
+            ObjectKind::Dataset => {
+                Dataset::new(self, path.to_string(), header).map(|d| Object::Dataset(Box::new(d)))
+            }
+            ObjectKind::Datatype => {
+                Err(Error::unsupported("committed datatype").in_object(path.to_string()))
+            }
+        }
     }
 }
 
@@ -300,6 +322,12 @@ fn read_attributes<R: ReadAt>(
     Ok(out)
 }
 
+/// A size from the file as a `usize`: on 32-bit targets (WebAssembly) a size past 4 GiB is
+/// a limit, never a silently truncated length.
+fn usize_of(n: u64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| Error::limits(format!("{n} bytes do not fit in memory here")))
+}
+
 fn check_count(n: usize, limits: Limits, path: &str) -> Result<()> {
     if n as u64 > u64::from(limits.max_object_entries) {
         return Err(Error::limits(format!("{n} entries on one object")).in_object(path.to_string()));
@@ -319,6 +347,14 @@ impl<'f, R: ReadAt> Group<'f, R> {
     /// The absolute path.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The address hard links to this group hold (its object header's, relative to the
+    /// superblock's base address): the group's identity, whatever path reached it.
+    pub fn address(&self) -> u64 {
+        self.header
+            .address
+            .saturating_sub(self.file.superblock.base_address)
     }
 
     /// The links, sorted by name, whatever the storage (symbol table, compact or dense).
@@ -391,9 +427,22 @@ fn entry(l: messages::Link) -> LinkEntry {
         kind: match l.target {
             LinkTarget::Hard(a) => LinkKind::Hard(a),
             LinkTarget::Soft(p) => LinkKind::Soft(p),
-            _ => LinkKind::Other,
+            LinkTarget::External(raw) => external(&raw).unwrap_or(LinkKind::Other),
+            LinkTarget::UserDefined { .. } => LinkKind::Other,
         },
     }
+}
+
+/// An external link's value: a version-and-flags byte (0), then the file name and the
+/// object path, each null-terminated.
+fn external(raw: &[u8]) -> Option<LinkKind> {
+    let (&0, rest) = raw.split_first()? else {
+        return None;
+    };
+    let mut parts = rest.split(|&b| b == 0);
+    let file = String::from_utf8(parts.next()?.to_vec()).ok()?;
+    let path = String::from_utf8(parts.next()?.to_vec()).ok()?;
+    Some(LinkKind::External { file, path })
 }
 
 /// An attribute, with its raw value bytes (decoded by [`Attribute::value`]).
@@ -447,8 +496,8 @@ impl Attribute {
                     self.data.len()
                 )))
             })?;
-        let values = self.data[..need as usize]
-            .chunks_exact(size as usize)
+        let values = self.data[..usize_of(need).map_err(ctx)?]
+            .chunks_exact(usize_of(size).map_err(ctx)?)
             .map(|b| dec.value(&self.datatype, b, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(ctx)?;
@@ -558,6 +607,13 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         self.dataspace.shape()
     }
 
+    /// The address hard links to this dataset hold (see [`Group::address`]).
+    pub fn address(&self) -> u64 {
+        self.header
+            .address
+            .saturating_sub(self.file.superblock.base_address)
+    }
+
     /// Maximum dimension sizes (`u64::MAX` = unlimited); `None` when not simple.
     pub fn max_shape(&self) -> Option<Vec<u64>> {
         match &self.dataspace {
@@ -653,7 +709,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 "reading {bytes} bytes exceeds the limit of {limit}"
             )));
         }
-        let mut out = vec![0u8; bytes as usize];
+        let mut out = vec![0u8; usize_of(bytes)?];
         if let Some(fill) = &self.fill {
             if fill.len() as u64 == es {
                 for piece in out.chunks_exact_mut(es as usize) {
@@ -679,7 +735,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         match &self.layout {
             DataLayout::Compact { data } => {
                 let piece = data
-                    .get(lo as usize..hi as usize)
+                    .get(usize_of(lo)?..usize_of(hi)?)
                     .ok_or_else(|| Error::format("compact data is shorter than the dataset"))?;
                 out.copy_from_slice(piece);
             }
@@ -786,8 +842,8 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                     &self.filters,
                     r.filter_mask,
                     stored,
-                    chunk_bytes as usize,
-                    es as usize,
+                    usize_of(chunk_bytes)?,
+                    usize_of(es)?,
                     at,
                 )?
             };
@@ -804,7 +860,8 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         let es = self
             .element_size()
             .map_err(|e| e.in_object(self.path.clone()))?;
-        raw.chunks_exact(es as usize)
+        let es = usize_of(es).map_err(|e| e.in_object(self.path.clone()))?;
+        raw.chunks_exact(es)
             .map(|b| dec.value(&self.datatype, b, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(|e| e.in_object(self.path.clone()))
@@ -831,7 +888,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             return Err(ctx(Error::usage("not an integer dataset")));
         };
         let raw = self.read_raw()?;
-        raw.chunks_exact(size as usize)
+        raw.chunks_exact(usize_of(u64::from(size)).map_err(ctx)?)
             .map(|b| {
                 let v = value::int(b, size, signed, order, 0)?;
                 conv(v)
@@ -848,7 +905,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             return Err(ctx(Error::usage("not a floating-point dataset")));
         };
         let raw = self.read_raw()?;
-        raw.chunks_exact(size as usize)
+        raw.chunks_exact(usize_of(u64::from(size)).map_err(ctx)?)
             .map(|b| value::float(b, size, order, 0))
             .collect::<Result<Vec<_>>>()
             .map_err(ctx)
@@ -946,5 +1003,26 @@ fn copy_chunk(
             }
             idx[d] = 0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_link_values() {
+        assert_eq!(
+            external(b"\0other.h5\0/x/y\0"),
+            Some(LinkKind::External {
+                file: "other.h5".into(),
+                path: "/x/y".into()
+            })
+        );
+        // Version 1 is unknown; a missing path or bad UTF-8 is malformed.
+        assert_eq!(external(b"\x01a.h5\0/x\0"), None);
+        assert_eq!(external(b"\0a.h5"), None);
+        assert_eq!(external(b"\0\xff\0/x\0"), None);
+        assert_eq!(external(b""), None);
     }
 }
