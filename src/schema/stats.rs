@@ -116,28 +116,50 @@ impl SummaryBuilder {
     /// Adds the next calls; `starts` and `ends` must have the same length.
     pub fn push(&mut self, starts: &[i64], ends: &[i64]) {
         debug_assert_eq!(starts.len(), ends.len());
+        let n = starts.len().min(ends.len());
+        let (starts, ends) = (&starts[..n], &ends[..n]);
+        let (Some(&start0), Some(&end0)) = (starts.first(), ends.first()) else {
+            return;
+        };
         let s = &mut self.summary;
+        if self.count == 0 {
+            let d = end0.wrapping_sub(start0);
+            s.first = d;
+            s.minimum = d;
+            s.maximum = d;
+            s.start_minimum = start0;
+            s.end_maximum = end0;
+        }
+        // Integer statistics in tight loops the compiler can vectorise.
+        let (mut min, mut max, mut total) = (s.minimum, s.maximum, s.total);
         for (&start, &end) in starts.iter().zip(ends) {
             let d = end.wrapping_sub(start);
-            if self.count == 0 {
-                s.first = d;
-                s.minimum = d;
-                s.maximum = d;
-                s.start_minimum = start;
-                s.end_maximum = end;
-            } else {
-                s.minimum = s.minimum.min(d);
-                s.maximum = s.maximum.max(d);
-                s.start_minimum = s.start_minimum.min(start);
-                s.end_maximum = s.end_maximum.max(end);
-            }
-            s.last = d;
-            s.total = s.total.wrapping_add(d);
-            self.count += 1;
+            min = min.min(d);
+            max = max.max(d);
+            total = total.wrapping_add(d);
+        }
+        s.minimum = min;
+        s.maximum = max;
+        s.total = total;
+        s.start_minimum = starts.iter().fold(s.start_minimum, |m, &v| m.min(v));
+        s.end_maximum = ends.iter().fold(s.end_maximum, |m, &v| m.max(v));
+        s.last = ends[n - 1].wrapping_sub(starts[n - 1]);
+        self.count += n as u64;
+
+        // The float sum, in numpy's 8192-element cast buffers.
+        let mut at = 0;
+        while at < n {
             if self.pending.capacity() == 0 {
-                self.pending.reserve_exact(CAST_BUFFER);
+                self.pending.reserve_exact(CAST_BUFFER.min(n));
             }
-            self.pending.push(d as f64);
+            let take = (CAST_BUFFER - self.pending.len()).min(n - at);
+            self.pending.extend(
+                starts[at..at + take]
+                    .iter()
+                    .zip(&ends[at..at + take])
+                    .map(|(s, e)| e.wrapping_sub(*s) as f64),
+            );
+            at += take;
             if self.pending.len() == CAST_BUFFER {
                 self.blocks.push(pairwise_sum(&self.pending));
                 self.pending.clear();

@@ -37,6 +37,8 @@ pub const BLOCK: u64 = 1 << 19;
 const _: () = assert!(BLOCK % CAST_BUFFER as u64 == 0);
 /// Inputs up to this size are read whole in pass 1 and, budget permitting, kept for pass 2.
 const SMALL_FILE: u64 = 4 << 20;
+/// How often the output is flushed to disk while pass 2 writes it.
+const FLUSH_EVERY_MS: u64 = 100;
 /// Bytes of small inputs kept between the passes.
 const RETAIN_BUDGET: u64 = 96 << 20;
 
@@ -48,7 +50,9 @@ pub struct Streamed {
     source_line: Option<i64>,
     calls: u64,
     first_start: Option<i64>,
-    /// Complete, except `m2` when `calls > BLOCK` (then computed in pass 2).
+    min_start: Option<i64>,
+    /// For regions over one block: complete but `m2` (from pass 2). Others get theirs in
+    /// pass 2, which has their calls in memory.
     summary: Summary,
     /// Exact total duration, for the printed table.
     total_ns: i128,
@@ -72,7 +76,7 @@ impl RegionRecord for Streamed {
     }
 
     fn min_start(&self) -> Option<i64> {
-        (self.calls > 0).then_some(self.summary.start_minimum)
+        self.min_start
     }
 
     fn source(&self) -> (Option<&str>, Option<i64>, Option<&str>) {
@@ -347,6 +351,7 @@ fn summarise_large(
                 record.total_ns = seg.total_ns;
                 // m2 comes in pass 2.
                 record.summary = seg.builder.finish(0.0);
+                record.min_start = Some(record.summary.start_minimum);
             }
         }
     };
@@ -402,26 +407,30 @@ fn scan(
             source_line: r.source_line.map(i64::from),
             calls: r.calls,
             first_start: None,
+            min_start: None,
             summary: Summary::default(),
             total_ns: 0,
             input,
             starts_at: r.starts_at,
             ends_at: r.ends_at,
         };
-        // Regions over one block are summarised in parallel pieces afterwards.
-        if r.calls <= BLOCK {
-            let seg = segment_stats(&src, index.endian, &record, 0, r.calls, bufs)
-                .map_err(|e| format!("cannot read: {e}"))?;
-            progress.add(16 * r.calls);
-            let durations = bufs
-                .starts
-                .iter()
-                .zip(&bufs.ends)
-                .map(|(s, e)| e.wrapping_sub(*s));
-            let m2 = squared_deviation_sum(r.calls, seg.builder.mean(), durations);
-            record.first_start = seg.first_start;
-            record.total_ns = seg.total_ns;
-            record.summary = seg.builder.finish(m2);
+        // The order needs only the starts; the summary of a region of up to one block is
+        // made in pass 2, which reads all its calls anyway. Larger regions are summarised
+        // in parallel pieces afterwards.
+        if r.calls <= BLOCK && r.calls > 0 {
+            let n = r.calls as usize;
+            bufs.starts.resize(n, 0);
+            trace::read_timestamps(
+                &src,
+                r.starts_at,
+                index.endian,
+                &mut bufs.scratch,
+                &mut bufs.starts,
+            )
+            .map_err(|e| format!("cannot read: {e}"))?;
+            progress.add(8 * r.calls);
+            record.first_start = bufs.starts.first().copied();
+            record.min_start = bufs.starts.iter().min().copied();
         }
         regions.push(record);
     }
@@ -464,7 +473,7 @@ struct Unit {
 /// Splits the rows into units of about [`BLOCK`] calls; returns the units and, per row
 /// larger than a block, its pairwise plan and first m2 slot.
 #[allow(clippy::type_complexity)]
-fn plan_units(rows: &[Streamed]) -> (Vec<Unit>, Vec<Option<(PairwisePlan, usize)>>, usize) {
+fn plan_units(rows: &[&Streamed]) -> (Vec<Unit>, Vec<Option<(PairwisePlan, usize)>>, usize) {
     let mut units = Vec::new();
     let mut plans = Vec::with_capacity(rows.len());
     let mut slots = 0usize;
@@ -564,16 +573,7 @@ pub fn convert(
     compress: Option<u8>,
     progress: &Progress,
 ) -> Result<Converted, Failure> {
-    let threads = std::env::var("SP_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let t0 = std::time::Instant::now();
-    let tick = |what: &str| {
-        if std::env::var_os("SP_TIMING").is_some() {
-            eprintln!("{what}: {:.3}", t0.elapsed().as_secs_f64());
-        }
-    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Pass 1, inputs in parallel; results kept in path order.
     let results: Vec<Mutex<Option<Result<_, String>>>> =
         paths.iter().map(|_| Mutex::new(None)).collect();
@@ -595,7 +595,6 @@ pub fn convert(
         }
     });
 
-    tick("pass 1");
     let mut results: Vec<Result<Scanned, String>> = results
         .into_iter()
         .map(|slot| {
@@ -606,7 +605,6 @@ pub fn convert(
         })
         .collect();
     summarise_large(paths, &mut results, threads, progress);
-    tick("pass 1 large");
 
     let mut merger: Merger<Streamed> = Merger::default();
     let mut endians = Vec::with_capacity(paths.len());
@@ -663,9 +661,8 @@ pub fn convert(
         },
     };
 
-    tick("metadata");
     // Pass 2.
-    let records: Vec<Streamed> = merged.rows.iter().map(|r| r.record.clone()).collect();
+    let records: Vec<&Streamed> = merged.rows.iter().map(|r| &r.record).collect();
     let (units, plans, slot_count) = plan_units(&records);
     let inputs = Inputs {
         paths,
@@ -673,78 +670,112 @@ pub fn convert(
         kept,
     };
     let sums = Mutex::new(vec![0.0f64; slot_count]);
+    // Rows without calls keep the all-zero summary.
+    let small_rows = Mutex::new(vec![(Summary::default(), 0i128); records.len()]);
     let failed: Mutex<Option<Failure>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let file = out.file();
+    let writing = AtomicBool::new(true);
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(units.len()).max(1) {
-            scope.spawn(|| {
-                let mut bufs = Buffers::default();
-                let mut cache: Option<(usize, Source)> = None;
-                while !stop.load(Ordering::Relaxed) {
-                    let u = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(unit) = units.get(u) else { break };
-                    let ctx = UnitContext {
-                        file,
-                        records: &records,
-                        inputs: &inputs,
-                        columns: &columns,
-                        progress,
-                    };
-                    match write_unit(&ctx, u, unit, &mut bufs, &mut cache) {
-                        Ok(partials) => {
-                            if let Ok(mut sums) = sums.lock() {
-                                for (slot, sum) in partials {
-                                    sums[slot] = sum;
+        // Flush to disk while writing, so the final sync of the commit has little left.
+        let flusher = scope.spawn(|| {
+            while writing.load(Ordering::Relaxed) {
+                std::thread::park_timeout(std::time::Duration::from_millis(FLUSH_EVERY_MS));
+                if writing.load(Ordering::Relaxed) {
+                    let _ = file.sync_data();
+                }
+            }
+        });
+        let workers: Vec<_> = (0..threads.min(units.len()).max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut bufs = Buffers::default();
+                    let mut cache: Option<(usize, Source)> = None;
+                    while !stop.load(Ordering::Relaxed) {
+                        let u = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(unit) = units.get(u) else { break };
+                        let ctx = UnitContext {
+                            file,
+                            records: &records,
+                            inputs: &inputs,
+                            columns: &columns,
+                            progress,
+                        };
+                        match write_unit(&ctx, u, unit, &mut bufs, &mut cache) {
+                            Ok(result) => {
+                                if let Ok(mut sums) = sums.lock() {
+                                    for (slot, sum) in result.partials {
+                                        sums[slot] = sum;
+                                    }
+                                }
+                                if let Ok(mut small) = small_rows.lock() {
+                                    for (row, summary, total) in result.rows {
+                                        small[row] = (summary, total);
+                                    }
+                                }
+                            }
+                            Err(f) => {
+                                stop.store(true, Ordering::Relaxed);
+                                if let Columns::Packed(p) = &columns {
+                                    p.abort();
+                                }
+                                if let Ok(mut first) = failed.lock() {
+                                    first.get_or_insert(f);
                                 }
                             }
                         }
-                        Err(f) => {
-                            stop.store(true, Ordering::Relaxed);
-                            if let Columns::Packed(p) = &columns {
-                                p.abort();
-                            }
-                            if let Ok(mut first) = failed.lock() {
-                                first.get_or_insert(f);
-                            }
-                        }
                     }
-                }
-            });
+                })
+            })
+            .collect();
+        for worker in workers {
+            let _ = worker.join();
         }
+        writing.store(false, Ordering::Relaxed);
+        flusher.thread().unpark();
     });
     if let Some(f) = failed.into_inner().ok().flatten() {
         return Err(f);
     }
     let sums = sums.into_inner().unwrap_or_default();
+    let small_rows = small_rows.into_inner().unwrap_or_default();
     if let Columns::Packed(packer) = columns {
         packer.finish(&placement).map_err(|e| in_output(&e))?;
     }
 
-    tick("pass 2");
     // Summaries last: m2 of the large rows from their pieces.
     let mut summaries = Vec::with_capacity(records.len() * 88);
-    for (record, plan) in records.iter().zip(&plans) {
-        let mut summary = record.summary;
-        if let Some((plan, first)) = plan {
-            let end = first + plan.ranges.len();
-            summary.m2 = m2_from_sum(plan.combine(&sums[*first..end]), record.calls);
-        }
+    let mut totals = Vec::with_capacity(records.len());
+    for ((record, plan), small) in records.iter().zip(&plans).zip(&small_rows) {
+        let (summary, total_ns) = match plan {
+            Some((plan, first)) => {
+                let end = first + plan.ranges.len();
+                let m2 = m2_from_sum(plan.combine(&sums[*first..end]), record.calls);
+                (
+                    Summary {
+                        m2,
+                        ..record.summary
+                    },
+                    record.total_ns,
+                )
+            }
+            None => *small,
+        };
         summaries.extend_from_slice(&summary.encode());
+        totals.push(total_ns);
     }
     write_place(file, summaries_at, 0, &summaries).map_err(|e| in_output(&e))?;
-    tick("summaries");
     out.commit()?;
-    tick("commit");
 
     let totals = merged
         .rows
         .iter()
-        .map(|r| RowTotal {
+        .zip(totals)
+        .map(|(r, total_ns)| RowTotal {
             region_id: r.region_id,
             calls: r.record.calls,
-            total_ns: r.record.total_ns,
+            total_ns,
         })
         .collect();
     Ok(Converted {
@@ -855,26 +886,33 @@ enum Columns<'a> {
 
 struct UnitContext<'a> {
     file: &'a File,
-    records: &'a [Streamed],
+    records: &'a [&'a Streamed],
     inputs: &'a Inputs<'a>,
     columns: &'a Columns<'a>,
     progress: &'a Progress,
 }
 
-/// Pass 2 for one unit: reads its calls, writes their deltas and durations; returns the
-/// m2 partial sums of pieces of large rows.
+/// What pass 2 learns of one unit: the m2 partial sums of pieces of large rows, and the
+/// summary and exact total of each whole (small) row.
+#[derive(Default)]
+struct UnitResult {
+    partials: Vec<(usize, f64)>,
+    rows: Vec<(usize, Summary, i128)>,
+}
+
+/// Pass 2 for one unit: reads its calls, writes their deltas and durations.
 fn write_unit(
     ctx: &UnitContext<'_>,
     index: usize,
     unit: &Unit,
     bufs: &mut Buffers,
     cache: &mut Option<(usize, Source)>,
-) -> Result<Vec<(usize, f64)>, Failure> {
-    let mut partials = Vec::new();
+) -> Result<UnitResult, Failure> {
+    let mut result = UnitResult::default();
     bufs.deltas.clear();
     bufs.durations.clear();
     for piece in &unit.pieces {
-        let record = &ctx.records[piece.row];
+        let record = ctx.records[piece.row];
         let input = record.input;
         let fail = |e: io::Error| {
             Failure::in_file(
@@ -912,7 +950,21 @@ fn write_unit(
                     let x = e.wrapping_sub(*s) as f64 - mean;
                     x * x
                 }));
-            partials.push((slot, pairwise_sum(&bufs.squares)));
+            result.partials.push((slot, pairwise_sum(&bufs.squares)));
+        } else {
+            let mut builder = SummaryBuilder::new();
+            builder.push(starts, &bufs.ends);
+            let durations = starts
+                .iter()
+                .zip(&bufs.ends)
+                .map(|(s, e)| e.wrapping_sub(*s));
+            let m2 = squared_deviation_sum(record.calls, builder.mean(), durations);
+            let total_ns = starts
+                .iter()
+                .zip(&bufs.ends)
+                .map(|(s, e)| i128::from(*e) - i128::from(*s))
+                .sum::<i128>();
+            result.rows.push((piece.row, builder.finish(m2), total_ns));
         }
         ctx.progress.add(16 * (piece.hi - piece.lo));
     }
@@ -935,5 +987,5 @@ fn write_unit(
             )
             .map_err(in_output)?,
     }
-    Ok(partials)
+    Ok(result)
 }
