@@ -330,4 +330,68 @@ mod tests {
             }]
         );
     }
+
+    /// A leaf of a 1-D chunk tree with one chunk, as libhdf5 lays it out: header, key 0,
+    /// child 0, the final key (offset past the end, element size trailing), zero padding.
+    #[test]
+    fn chunk_leaf_encodes_field_by_field() {
+        let key = ChunkKey {
+            size: 35,
+            filter_mask: 0,
+            offset: vec![0],
+        };
+        let end = ChunkKey {
+            size: 0,
+            filter_mask: 0,
+            offset: vec![1024],
+        };
+        let node = ChunkNode {
+            level: 0,
+            left: None,
+            right: Some(0x1000),
+            children: &[(key.clone(), 0x2000)],
+            final_key: (&end, 8),
+        };
+        let size = chunk_node_size(1, 8);
+        assert_eq!(size, 2096);
+        let mut e = Encoder::new(Widths::STANDARD);
+        node.encode(&mut e, size).unwrap();
+        let bytes = e.into_bytes();
+        assert_eq!(bytes.len(), 2096);
+        #[rustfmt::skip]
+        let want: &[u8] = &[
+            b'T', b'R', b'E', b'E', // signature
+            1,    // node type: raw data chunks
+            0,    // level: leaf
+            1, 0, // entries used
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, // left sibling: undefined
+            0x00, 0x10, 0, 0, 0, 0, 0, 0, // right sibling 0x1000
+            35, 0, 0, 0, // key 0: stored chunk size
+            0, 0, 0, 0,  // key 0: filter mask
+            0, 0, 0, 0, 0, 0, 0, 0, // key 0: offset 0
+            0, 0, 0, 0, 0, 0, 0, 0, // key 0: trailing (element) dimension 0
+            0x00, 0x20, 0, 0, 0, 0, 0, 0, // child 0 at 0x2000
+            0, 0, 0, 0, // final key: size 0
+            0, 0, 0, 0, // final key: filter mask
+            0x00, 0x04, 0, 0, 0, 0, 0, 0, // final key: offset 1024, past the last chunk
+            8, 0, 0, 0, 0, 0, 0, 0, // final key: element size trailing
+        ];
+        assert_eq!(&bytes[..want.len()], want);
+        assert!(bytes[want.len()..].iter().all(|&b| b == 0));
+
+        // The parser's view of the key.
+        let mut c = Cursor::new(&bytes[24..48], 24, Widths::STANDARD);
+        assert_eq!(ChunkKey::parse(&mut c, 2).unwrap(), key);
+
+        let too_many = vec![(key, 0u64); CHUNK_NODE_CHILDREN + 1];
+        let node = ChunkNode {
+            children: &too_many,
+            ..node
+        };
+        let mut e = Encoder::new(Widths::STANDARD);
+        assert_eq!(
+            node.encode(&mut e, size).unwrap_err().kind(),
+            ErrorKind::Usage
+        );
+    }
 }
