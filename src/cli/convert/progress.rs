@@ -1,6 +1,7 @@
 //! A progress bar on stderr for long conversions: drawn only when stderr is a terminal and
 //! the work has run for half a second, cleared when it ends. Counts bytes of timestamps
-//! handled; the threads doing the work just add to an atomic counter.
+//! handled (each pass counts every input's timestamps once); the threads doing the work just
+//! add to an atomic counter.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -75,7 +76,7 @@ impl Progress {
     }
 }
 
-/// One line: `[=====>    ]  45%  1.2/2.6 GiB  3.1 s`.
+/// One line: `[=====>    ]  45%  3.1 s`.
 fn bar(done: u64, total: u64, elapsed: Duration) -> String {
     const WIDTH: u64 = 30;
     let total = total.max(1);
@@ -90,12 +91,9 @@ fn bar(done: u64, total: u64, elapsed: Duration) -> String {
             std::cmp::Ordering::Greater => ' ',
         });
     }
-    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
     s.push_str(&format!(
-        "] {:3}%  {:.1}/{:.1} GiB  {:.1} s",
+        "] {:3}%  {:.1} s",
         done * 100 / total,
-        gib(done),
-        gib(total),
         elapsed.as_secs_f64()
     ));
     s
@@ -108,10 +106,7 @@ mod tests {
     #[test]
     fn bar_shows_fraction_and_sizes() {
         let line = bar(1 << 29, 1 << 30, Duration::from_millis(1500));
-        assert_eq!(
-            line,
-            "[===============>              ]  50%  0.5/1.0 GiB  1.5 s"
-        );
+        assert_eq!(line, "[===============>              ]  50%  1.5 s");
         assert!(bar(5, 0, Duration::ZERO).contains("100%"));
     }
 

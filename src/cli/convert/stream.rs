@@ -428,7 +428,8 @@ fn scan(
                 &mut bufs.starts,
             )
             .map_err(|e| format!("cannot read: {e}"))?;
-            progress.add(8 * r.calls);
+            // Counted as the whole pass-1 share of the region, though only starts are read.
+            progress.add(16 * r.calls);
             record.first_start = bufs.starts.first().copied();
             record.min_start = bufs.starts.iter().min().copied();
         }
