@@ -113,6 +113,11 @@ fn merge_into_gzip_profile_with_label() {
 }
 
 #[test]
+fn merge_into_rich_profile_keeps_its_likwid_groups() {
+    check_case("merge_rich_likwid");
+}
+
+#[test]
 fn merge_into_aggregate_profile_without_label() {
     check_case("merge_agg");
 }
@@ -142,6 +147,7 @@ fn every_case_directory_is_tested() {
             "h5_python_rich",
             "merge_agg",
             "merge_gzip",
+            "merge_rich_likwid",
             "mixed",
             "synthetic",
         ]

@@ -266,6 +266,7 @@ impl Merger<RegionCalls> {
         {
             return Err(Error::RegionClash(clash.name.clone()));
         }
+        let likwid = profile.likwid;
         let mut metadata = profile.metadata;
         for (key, value) in self.native_metadata(None) {
             metadata.entry(key).or_insert(value);
@@ -278,7 +279,10 @@ impl Merger<RegionCalls> {
         let mut regions = profile.regions;
         regions.extend(natives);
         sort_regions(&mut regions);
-        Ok(into_profile(emit(regions, metadata)))
+        Ok(Profile {
+            likwid,
+            ..into_profile(emit(regions, metadata))
+        })
     }
 }
 
@@ -299,6 +303,7 @@ fn into_profile(merged: Merged<RegionCalls>) -> Profile {
                 ends: r.record.ends,
             })
             .collect(),
+        likwid: Default::default(),
     }
 }
 

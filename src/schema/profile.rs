@@ -1,6 +1,7 @@
 //! The columnar profile model: region names, one row per (rank, region) with its calls, and
 //! the run metadata. It is what a schema-3 file holds, before encoding.
 
+use super::likwid::LikwidByRank;
 use super::metadata::Metadata;
 
 /// One (rank, region) row of `rank_region_index` with its calls in stored order.
@@ -34,6 +35,8 @@ pub struct Profile {
     pub region_names: Vec<String>,
     /// Rows in file order: ranks ascending, regions in the global order within a rank.
     pub rows: Vec<Row>,
+    /// LIKWID results carried over from a `--merge` profile, written as `rank<N>/likwid`.
+    pub likwid: LikwidByRank,
 }
 
 impl Profile {

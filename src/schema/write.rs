@@ -8,6 +8,7 @@ use crate::hdf5lite::{
 };
 
 use super::error::Error;
+use super::likwid;
 use super::metadata::Metadata;
 use super::profile::{Profile, Row};
 use super::stats::{Summary, SUMMARY_MEMBERS, SUMMARY_SIZE};
@@ -79,12 +80,13 @@ pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
             previous = start;
         }
     }
-    let (w, _) = build(
+    let (mut w, _) = build(
         &profile.metadata,
         &profile.region_names,
         &heads,
         Bulk::Given([summaries, deltas, durations]),
     )?;
+    likwid::write(&mut w, &profile.likwid)?;
     Ok(w)
 }
 

@@ -800,13 +800,14 @@ pub fn write_compressed(profile: &Profile, output: &Path, level: u8) -> Result<(
             calls: r.call_count() as u64,
         })
         .collect();
-    let (writer, deferred) = to_hdf5_deferred(
+    let (mut writer, deferred) = to_hdf5_deferred(
         &profile.metadata,
         &profile.region_names,
         &heads,
         Some(level),
     )
     .map_err(|e| in_output(&e))?;
+    sp::schema::likwid::write(&mut writer, &profile.likwid).map_err(|e| in_output(&e))?;
     let out = AtomicOutput::create(output)?;
     let file = out.file();
     let placement = writer
