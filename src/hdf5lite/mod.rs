@@ -30,7 +30,9 @@ pub use limits::Limits;
 pub use model::{
     ByteOrder, CharSet, CompoundMember, Data, Datatype, EnumMember, Shape, StrPad, StringLength,
 };
-pub use writer::{FileWriter, Layout, ObjectId};
+pub use writer::{
+    ChunkPlan, Chunking, DataPlace, FileWriter, Layout, ObjectId, Placement, StoredChunk, WriteAt,
+};
 
 // Reader
 pub mod btree_v1;
