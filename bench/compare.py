@@ -456,7 +456,7 @@ def parse_args(argv):
                    help="sp-workload binary (default: build target/release/sp-workload)")
     p.add_argument("--compress-level", type=int, default=None,
                    help="LEVEL for sp convert --compress=LEVEL (default: sp's own)")
-    p.add_argument("--sp-read", default="inspect {profile} --flat --columns region calls total p50 p95 p99 --format json",
+    p.add_argument("--sp-read", default="inspect {profile} --flat --from-events --format json",
                    help="sp arguments that read every event and print per-region totals "
                    "({profile} is replaced; default: %(default)r)")
     p.add_argument("--compare-limit", type=int, default=10_000_000,

@@ -299,3 +299,78 @@ fn fast_path_reads_a_tiny_fraction_of_a_large_profile() {
     assert!(full.events);
     assert!(counting.read.get() > 50_000_000);
 }
+
+/// `--flat --from-events` decodes every event and recomputes each row's statistics: on every
+/// golden profile with `summary_statistics` it prints exactly what the stored statistics give.
+/// The one exception is the file written by the C library's own HDF5 writer, whose stored
+/// `m2` comes from a different summation order than numpy's: there `std` may differ in the
+/// last bits and everything else is exact.
+#[test]
+fn flat_from_events_equals_flat_from_stored_summaries() {
+    let mut compared = 0;
+    for file in golden_profiles() {
+        let stored = support::sp()
+            .args(["inspect", "--flat", "--format", "json"])
+            .arg(&file)
+            .output()
+            .expect("run sp");
+        if !stored.status.success() {
+            let err = String::from_utf8_lossy(&stored.stderr);
+            assert!(
+                err.contains("no summary_statistics"),
+                "{}: {err}",
+                file.display()
+            );
+            continue;
+        }
+        let computed = support::run_ok(
+            support::sp()
+                .args(["inspect", "--flat", "--from-events", "--format", "json"])
+                .arg(&file),
+        );
+        let c_writer = file
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("c_hdf5_profile_rank"));
+        if !c_writer {
+            assert_eq!(
+                String::from_utf8_lossy(&computed.stdout),
+                String::from_utf8_lossy(&stored.stdout),
+                "{}",
+                file.display()
+            );
+        } else {
+            let a: Value = serde_json::from_slice(&stored.stdout).expect("json");
+            let b: Value = serde_json::from_slice(&computed.stdout).expect("json");
+            let rows = |v: &Value| v["files"][0]["regions"].as_array().cloned();
+            let (Some(a), Some(b)) = (rows(&a), rows(&b)) else {
+                panic!("{}: no regions", file.display());
+            };
+            assert_eq!(a.len(), b.len());
+            for (x, y) in a.iter().zip(&b) {
+                let Some(fields) = x.as_object() else {
+                    panic!("row is not an object");
+                };
+                for (key, value) in fields {
+                    if key == "std" {
+                        let (p, q) = (value.as_f64(), y[key].as_f64());
+                        assert!(
+                            p.zip(q)
+                                .is_some_and(|(p, q)| (p - q).abs() <= 1e-12 * p.abs()),
+                            "{} {}: std {value} vs {}",
+                            file.display(),
+                            x["name"],
+                            y[key]
+                        );
+                    } else {
+                        assert_eq!(value, &y[key], "{} {} {key}", file.display(), x["name"]);
+                    }
+                }
+            }
+        }
+        compared += 1;
+    }
+    assert!(
+        compared >= 12,
+        "only {compared} profiles have summary_statistics"
+    );
+}

@@ -5,9 +5,10 @@
 
 use std::borrow::Cow;
 
-use crate::hdf5lite::model::Datatype;
+use crate::hdf5lite::model::{ByteOrder, Datatype};
 use crate::hdf5lite::reader::{value, Dataset, File};
 use crate::hdf5lite::ReadAt;
+use crate::schema::stats::{m2_from_sum, pairwise_sum, PairwisePlan, Summary, SummaryBuilder};
 
 use super::error::{Error, Result};
 use super::profile::RankCalls;
@@ -221,6 +222,113 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
     }
 }
 
+/// Events decoded per block when a row is summarised from its calls.
+pub const SUMMARY_BLOCK: u64 = 1 << 16;
+
+/// Rows up to this many calls keep their durations for the second (`m2`) pass instead of
+/// reading them again (8 MiB of durations).
+const KEEP_DURATIONS: u64 = 1 << 20;
+
+impl<R: ReadAt> EventReader<'_, R> {
+    /// The `summary_statistics` of one span computed from its calls, bit-exact with the
+    /// reference's: decoded in blocks of [`SUMMARY_BLOCK`] events, so memory stays bounded
+    /// whatever the row's length (a long row is read twice: the `m2` pass needs the mean).
+    pub fn summary(&self, span: Span) -> Result<Summary> {
+        self.summary_in(span, SUMMARY_BLOCK, KEEP_DURATIONS)
+    }
+
+    /// [`summary`](Self::summary) with `block` events per read, keeping the durations of
+    /// rows up to `keep` calls.
+    fn summary_in(&self, span: Span, block_len: u64, keep: u64) -> Result<Summary> {
+        self.check(span)?;
+        let block_len = block_len.max(1);
+        let mut builder = SummaryBuilder::new();
+        let mut kept: Vec<i64> = Vec::new();
+        let keep = span.count <= keep;
+        let (mut gpu_count, mut gpu_total) = (0u64, 0i64);
+        let mut acc = 0i64;
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        let mut done = 0u64;
+        while done < span.count {
+            let n = (span.count - done).min(block_len);
+            let block = Span {
+                offset: span.offset + done,
+                count: n,
+            };
+            let a = ints(&self.a, block)?;
+            let b = ints(&self.b, block)?;
+            if self.delta {
+                starts.clear();
+                starts.extend(a.iter().map(|&d| {
+                    acc = acc.wrapping_add(d);
+                    acc
+                }));
+                ends.clear();
+                ends.extend(starts.iter().zip(&b).map(|(s, d)| s.wrapping_add(*d)));
+                builder.push(&starts, &ends);
+            } else {
+                builder.push(&a, &b);
+                (starts, ends) = (a, b);
+            }
+            if keep {
+                kept.extend(starts.iter().zip(&ends).map(|(s, e)| e.wrapping_sub(*s)));
+            }
+            if let Some(g) = &self.gpu {
+                for v in ints(g, block)?.into_iter().filter(|&v| v >= 0) {
+                    gpu_count += 1;
+                    gpu_total = gpu_total.wrapping_add(v);
+                }
+            }
+            done += n;
+        }
+        let mean = builder.mean();
+        let squares = |d: &[i64]| -> Vec<f64> {
+            d.iter()
+                .map(|&d| {
+                    let x = d as f64 - mean;
+                    x * x
+                })
+                .collect()
+        };
+        // numpy's pairwise sum of the squared deviations, node by node of its recursion.
+        let plan = PairwisePlan::new(span.count, block_len);
+        let mut sums = Vec::with_capacity(plan.ranges.len());
+        for &(lo, hi) in &plan.ranges {
+            let durations = if keep {
+                let range = usize::try_from(lo).ok().zip(usize::try_from(hi).ok());
+                match range.and_then(|(lo, hi)| kept.get(lo..hi)) {
+                    Some(d) => d.to_vec(),
+                    None => return Err(Error::Corrupt("summary range out of bounds".into())),
+                }
+            } else {
+                self.durations(Span {
+                    offset: span.offset + lo,
+                    count: hi - lo,
+                })?
+            };
+            sums.push(pairwise_sum(&squares(&durations)));
+        }
+        let m2 = m2_from_sum(plan.combine(&sums), span.count);
+        let mut summary = builder.finish(0.0);
+        if span.count > 0 {
+            summary.m2 = m2;
+        }
+        summary.gpu_count = gpu_count;
+        summary.gpu_total = gpu_total;
+        Ok(summary)
+    }
+
+    /// Durations (`end − start`) of a span whose first call is anywhere in its row.
+    fn durations(&self, span: Span) -> Result<Vec<i64>> {
+        let b = ints(&self.b, span)?;
+        if self.delta {
+            return Ok(b);
+        }
+        let a = ints(&self.a, span)?;
+        Ok(a.iter().zip(&b).map(|(s, e)| e.wrapping_sub(*s)).collect())
+    }
+}
+
 impl<R: ReadAt> RowSource for EventReader<'_, R> {
     fn events<'a>(&'a self, row: &'a RankCalls) -> Result<Cow<'a, RowEvents>> {
         match row.span {
@@ -251,6 +359,24 @@ fn ints<R: ReadAt>(d: &Dataset<'_, R>, span: Span) -> Result<Vec<i64>> {
         )));
     };
     let raw = d.read_raw_range(span.offset, span.count)?;
+    if size == 8 && signed {
+        // The common case, decoded without the general integer path.
+        let word = |b: &[u8]| -> [u8; 8] {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(b);
+            w
+        };
+        return Ok(match order {
+            ByteOrder::Little => raw
+                .chunks_exact(8)
+                .map(|b| i64::from_le_bytes(word(b)))
+                .collect(),
+            ByteOrder::Big => raw
+                .chunks_exact(8)
+                .map(|b| i64::from_be_bytes(word(b)))
+                .collect(),
+        });
+    }
     raw.chunks_exact(size as usize)
         .map(|b| {
             let v = value::int(b, size, signed, order, 0)?;
@@ -263,6 +389,96 @@ fn ints<R: ReadAt>(d: &Dataset<'_, R>, span: Span) -> Result<Vec<i64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{Profile, Stored};
+
+    /// Every row's statistics computed from its calls, in small blocks (reading durations
+    /// twice) and in the default ones, equal [`Summary::of`] over the whole row, and (when
+    /// `exact`, i.e. the reference's numpy wrote them) the stored `summary_statistics`.
+    fn summaries_match_stored(bytes: &[u8], rows: usize, exact: bool) {
+        let file = File::open(bytes).expect("open");
+        let index = Profile::read_index(&file).expect("index");
+        let stored = Profile::read_summary(&file).expect("summary");
+        let reader = EventReader::open(&file)
+            .expect("events")
+            .expect("has events");
+        let mut seen = 0;
+        for region in &index.regions {
+            for row in &region.ranks {
+                let span = row.span.expect("span");
+                let want = stored
+                    .region(&region.name)
+                    .and_then(|r| r.rank(row.rank))
+                    .and_then(|r| r.stored.clone())
+                    .expect("stored row");
+                let calls = reader.read(span).expect("calls");
+                let whole = Summary::of(&calls.starts, &calls.ends);
+                for (block, keep) in [(1000, 0), (SUMMARY_BLOCK, KEEP_DURATIONS), (7, 1 << 20)] {
+                    let s = reader.summary_in(span, block, keep).expect("summary");
+                    let context = format!("{} rank {} block {block}", region.name, row.rank);
+                    assert_eq!((s.mean, s.m2), (whole.mean, whole.m2), "{context}");
+                    let got = Stored::computed(span.count, &s, row.exclusive_total);
+                    if exact {
+                        assert_eq!(got, want, "{context}");
+                    } else {
+                        let m2 = None;
+                        assert_eq!(
+                            Stored { m2, ..got },
+                            Stored { m2, ..want.clone() },
+                            "{context}"
+                        );
+                    }
+                }
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, rows);
+    }
+
+    #[test]
+    fn summaries_from_chunked_deltas_match_stored() {
+        // Schema 3, gzip chunks, 8503 calls: several cast buffers and chunk boundaries.
+        summaries_match_stored(
+            include_bytes!("../../tests/corpus/golden/chunked_big.h5"),
+            2,
+            true,
+        );
+    }
+
+    #[test]
+    fn summaries_with_gpu_columns_match_stored() {
+        summaries_match_stored(
+            include_bytes!("../../tests/corpus/golden/python_rich_rich.h5"),
+            2,
+            true,
+        );
+    }
+
+    #[test]
+    fn summaries_from_start_end_columns_match_stored() {
+        // Schema 2 start_times/end_times written by the C library, whose stored m2 is
+        // summed in another order than numpy's (so m2 is checked against Summary::of).
+        summaries_match_stored(
+            include_bytes!("../../tests/corpus/golden/c_hdf5_profile_rank00000.h5"),
+            5,
+            false,
+        );
+    }
+
+    #[test]
+    fn summary_rejects_a_span_past_the_columns() {
+        let file = File::open(&include_bytes!("../../tests/corpus/golden/chunked_big.h5")[..])
+            .expect("open");
+        let reader = EventReader::open(&file)
+            .expect("events")
+            .expect("has events");
+        let err = reader
+            .summary(Span {
+                offset: 8000,
+                count: 504,
+            })
+            .expect_err("past the end");
+        assert!(matches!(err, Error::Corrupt(_)), "{err}");
+    }
 
     #[test]
     fn lanes_prefer_tasks_then_threads() {

@@ -9,6 +9,7 @@ use crate::hdf5lite::ReadAt;
 
 use super::error::{Error, Result};
 use super::events::{EventReader, Span};
+use crate::schema::stats::Summary;
 
 /// How the profile stores its calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,29 @@ pub struct Stored {
     pub m2: Option<f64>,
     /// Stored exclusive total, or the total when none was stored.
     pub exclusive: i64,
+}
+
+impl Stored {
+    /// Statistics computed from a row's `count` calls (see
+    /// [`EventReader::summary`]), with the exclusive total the row stores, if any, as
+    /// `summary_statistics` rows get it.
+    pub fn computed(count: u64, s: &Summary, exclusive: Option<i64>) -> Stored {
+        Stored {
+            count,
+            total: s.total,
+            minimum: s.minimum,
+            maximum: s.maximum,
+            first: Some(s.first),
+            last: Some(s.last),
+            start_minimum: Some(s.start_minimum),
+            end_maximum: Some(s.end_maximum),
+            gpu_count: s.gpu_count,
+            gpu_total: s.gpu_total,
+            mean: Some(s.mean),
+            m2: Some(s.m2),
+            exclusive: exclusive.unwrap_or(s.total),
+        }
+    }
 }
 
 /// One region's calls on one rank.

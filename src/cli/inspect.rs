@@ -14,13 +14,17 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Args, ValueEnum};
 use serde_json::{json, Map, Value as Json};
 use sp::analysis::pattern::Pattern;
 use sp::analysis::profile::meta_text;
-use sp::analysis::{region_rows, Meta, PercentageMode, Profile, Row, Selection, SortKey};
+use sp::analysis::{
+    region_rows, EventReader, Meta, PercentageMode, Profile, Row, Selection, SortKey, Span, Stored,
+};
 use sp::hdf5lite::reader::File;
+use sp::schema::stats::Summary;
 
 use super::local_file::LocalFile;
 use super::Failure;
@@ -31,6 +35,7 @@ use super::Failure;
 ///   sp inspect profiling_data.h5
 ///   sp inspect run.h5 --ranks 0-3 --sort total --columns region calls total p95 imbalance
 ///   sp inspect run.h5 --flat --format json    # index-only fast path, no event columns
+///   sp inspect run.h5 --flat --from-events    # the same rows, every event decoded
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
@@ -63,6 +68,10 @@ pub struct Opts {
     /// read the events).
     #[arg(long)]
     flat: bool,
+    /// With --flat: compute each row's statistics from its calls (every event decoded, in
+    /// parallel over rows) instead of reading the stored summary statistics.
+    #[arg(long, requires = "flat")]
+    from_events: bool,
     /// Print only the metadata.
     #[arg(long, conflicts_with = "regions_only")]
     metadata_only: bool,
@@ -198,6 +207,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         })?;
         let profile = if opts.metadata_only {
             Profile::read_metadata(&file)
+        } else if opts.flat && opts.from_events && !wants_percentiles {
+            read_from_events(&file)
         } else if opts.flat && !wants_percentiles {
             Profile::read_summary(&file)
         } else {
@@ -233,6 +244,79 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         writeln!(out, "{text}").map_err(write_failure)?;
     }
     out.flush().map_err(write_failure)
+}
+
+/// The profile's index with every row's statistics computed from its calls: rows are
+/// summarised in parallel (largest first), each streamed in blocks by its own positional
+/// reads, so memory stays bounded by a few blocks per thread.
+fn read_from_events(file: &File<LocalFile>) -> sp::analysis::Result<Profile> {
+    let mut profile = Profile::read_index(file)?;
+    let reader = EventReader::open(file)?;
+    let mut jobs: Vec<(usize, usize, Span)> = Vec::new();
+    for (i, region) in profile.regions.iter_mut().enumerate() {
+        for (j, row) in region.ranks.iter_mut().enumerate() {
+            match row.span {
+                Some(span) => jobs.push((i, j, span)),
+                // Schema 1 rows come with their calls loaded.
+                None if row.stored.is_none() => {
+                    let mut summary = Summary::of(&row.starts, &row.ends);
+                    for &g in row.gpu.iter().flatten().filter(|&&g| g >= 0) {
+                        summary.gpu_count += 1;
+                        summary.gpu_total = summary.gpu_total.wrapping_add(g);
+                    }
+                    row.stored = Some(Stored::computed(row.calls(), &summary, row.exclusive_total));
+                }
+                None => {}
+            }
+        }
+    }
+    let Some(reader) = reader else {
+        if jobs.iter().any(|j| j.2.count > 0) {
+            return Err(sp::analysis::Error::Corrupt(
+                "the index points at events but the file has no /events".into(),
+            ));
+        }
+        return Ok(profile);
+    };
+    jobs.sort_by_key(|j| std::cmp::Reverse(j.2.count));
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len())
+        .max(1);
+    let work = || -> sp::analysis::Result<Vec<(usize, Summary)>> {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(_, _, span)) = jobs.get(k) else {
+                return Ok(done);
+            };
+            done.push((k, reader.summary(span)?));
+        }
+    };
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+        let mut results = vec![work()];
+        for h in handles {
+            results.push(h.join().unwrap_or_else(|_| {
+                Err(sp::analysis::Error::Corrupt(
+                    "a worker thread panicked".into(),
+                ))
+            }));
+        }
+        results
+    });
+    for result in results {
+        for (k, summary) in result? {
+            let Some(&(i, j, span)) = jobs.get(k) else {
+                continue;
+            };
+            if let Some(row) = profile.regions.get_mut(i).and_then(|r| r.ranks.get_mut(j)) {
+                row.stored = Some(Stored::computed(span.count, &summary, row.exclusive_total));
+            }
+        }
+    }
+    Ok(profile)
 }
 
 fn source_len(f: &LocalFile) -> u64 {
