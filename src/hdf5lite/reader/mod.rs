@@ -535,6 +535,9 @@ pub struct Dataset<'f, R: ReadAt> {
     layout: DataLayout,
     filters: Vec<Filter>,
     fill: Option<Vec<u8>>,
+    /// The chunk index, walked once on first use (sorted by offset for 1-D datasets), so
+    /// reading a dataset range by range does not walk it again for every range.
+    chunk_records: std::sync::OnceLock<Vec<ChunkRecord>>,
 }
 
 impl<'f, R: ReadAt> Dataset<'f, R> {
@@ -589,6 +592,7 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             layout,
             filters,
             fill,
+            chunk_records: std::sync::OnceLock::new(),
         })
     }
 
@@ -792,21 +796,20 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         let chunk = layout_dims[..layout_dims.len().saturating_sub(1)].to_vec();
         let grid = ChunkGrid::new(dims.clone(), max_dims, chunk.clone(), es)?;
         let filtered = !self.filters.is_empty();
-        let records: Vec<ChunkRecord> = match (index, address) {
-            (_, None) => Vec::new(),
-            (ChunkIndex::BTreeV1, Some(a)) => btree_v1::chunks(src, a, layout_dims.len())?,
-            (ChunkIndex::SingleChunk { filtered: f }, a) => {
-                chunk_index::single_chunk::records(a, *f, &grid)?
-            }
-            (ChunkIndex::Implicit, a) => chunk_index::implicit::records(a, &grid, src.file_len())?,
-            (ChunkIndex::FixedArray { .. }, Some(a)) => {
-                chunk_index::fixed_array::records(src, a, &grid, filtered)?
-            }
-            (ChunkIndex::ExtensibleArray { .. }, Some(a)) => {
-                chunk_index::extensible_array::records(src, a, &grid, filtered)?
-            }
-            (ChunkIndex::BTreeV2 { .. }, Some(a)) => {
-                chunk_index::btree_v2::records(src, a, &grid, filtered)?
+        let records = match self.chunk_records.get() {
+            Some(records) => records,
+            None => {
+                let mut records =
+                    Self::chunk_records(src, address, layout_dims, index, &grid, filtered)?;
+                if let Some(bad) = records.iter().find(|r| r.offset.len() != dims.len()) {
+                    return Err(
+                        Error::format("chunk key rank differs from the dataset").at(bad.address)
+                    );
+                }
+                if dims.len() == 1 {
+                    records.sort_by_key(|r| r.offset[0]);
+                }
+                self.chunk_records.get_or_init(|| records)
             }
         };
         let chunk_bytes = grid.chunk_bytes()?;
@@ -815,16 +818,16 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 "chunk of {chunk_bytes} bytes exceeds the limit"
             )));
         }
-        let rank = dims.len();
-        for r in records {
-            if r.offset.len() != rank {
-                return Err(Error::format("chunk key rank differs from the dataset").at(r.address));
-            }
-            if rank == 1 {
-                let (c0, c1) = (r.offset[0], r.offset[0].saturating_add(chunk[0]));
-                if c1 <= start || c0 >= start + count {
-                    continue;
-                }
+        // 1-D: the records are sorted by offset, so skip to the first chunk that ends after
+        // `start` and stop at the first that begins at or after the end of the range.
+        let first = if dims.len() == 1 {
+            records.partition_point(|r| r.offset[0].saturating_add(chunk[0]) <= start)
+        } else {
+            0
+        };
+        for r in &records[first..] {
+            if dims.len() == 1 && r.offset[0] >= start + count {
+                break;
             }
             let at = src.absolute(r.address)?;
             let cap = self.file.limits.max_chunk_bytes;
@@ -850,6 +853,34 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             copy_chunk(&data, &r.offset, &chunk, &dims, es, start, count, out);
         }
         Ok(())
+    }
+
+    /// Walks the chunk index: one record per stored chunk.
+    fn chunk_records(
+        src: &Source<'_>,
+        address: Option<u64>,
+        layout_dims: &[u64],
+        index: &ChunkIndex,
+        grid: &ChunkGrid,
+        filtered: bool,
+    ) -> Result<Vec<ChunkRecord>> {
+        Ok(match (index, address) {
+            (_, None) => Vec::new(),
+            (ChunkIndex::BTreeV1, Some(a)) => btree_v1::chunks(src, a, layout_dims.len())?,
+            (ChunkIndex::SingleChunk { filtered: f }, a) => {
+                chunk_index::single_chunk::records(a, *f, grid)?
+            }
+            (ChunkIndex::Implicit, a) => chunk_index::implicit::records(a, grid, src.file_len())?,
+            (ChunkIndex::FixedArray { .. }, Some(a)) => {
+                chunk_index::fixed_array::records(src, a, grid, filtered)?
+            }
+            (ChunkIndex::ExtensibleArray { .. }, Some(a)) => {
+                chunk_index::extensible_array::records(src, a, grid, filtered)?
+            }
+            (ChunkIndex::BTreeV2 { .. }, Some(a)) => {
+                chunk_index::btree_v2::records(src, a, grid, filtered)?
+            }
+        })
     }
 
     /// Every element decoded, row-major.
