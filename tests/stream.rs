@@ -56,18 +56,7 @@ fn write_inputs(dir: &Path, traces: &[(Trace, Version, Endian)], label: &str) ->
         let name = format!("run_rank{i:05}.spt");
         std::fs::write(dir.join(&name), &bytes).unwrap();
         let view = parse(&bytes).unwrap();
-        let regions = view
-            .regions
-            .iter()
-            .map(|r| RegionCalls {
-                name: r.name.to_owned(),
-                source_file: r.source_file.map(str::to_owned),
-                source_line: r.source_line.map(i64::from),
-                source_text: None,
-                starts: r.starts.to_vec(),
-                ends: r.ends.to_vec(),
-            })
-            .collect();
+        let regions = view.regions.iter().map(RegionCalls::from).collect();
         merger
             .add_rank(&name, i64::from(view.rank), regions, None)
             .unwrap();

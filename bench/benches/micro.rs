@@ -68,18 +68,7 @@ fn profile(spec: &Spec) -> Profile {
     for rank in 0..spec.ranks {
         let bytes = write_rank(Vec::new(), spec, 1, rank).expect("writing to a Vec");
         let view = trace::parse(&bytes).expect("valid trace");
-        let regions = view
-            .regions
-            .iter()
-            .map(|r| RegionCalls {
-                name: r.name.to_owned(),
-                source_file: r.source_file.map(str::to_owned),
-                source_line: r.source_line.map(i64::from),
-                source_text: None,
-                starts: r.starts.to_vec(),
-                ends: r.ends.to_vec(),
-            })
-            .collect();
+        let regions = view.regions.iter().map(RegionCalls::from).collect();
         merger
             .add_rank("bench", i64::from(view.rank), regions, None)
             .expect("distinct ranks");

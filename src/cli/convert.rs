@@ -172,18 +172,7 @@ fn add_input(merger: &mut Merger, path: &InputPath) -> Result<(), Failure> {
     let bytes = std::fs::read(path.as_path())
         .map_err(|e| Failure::in_file(path, format!("cannot read: {e}")))?;
     let view = trace::parse(&bytes).map_err(|e| Failure::in_file(path, e))?;
-    let regions = view
-        .regions
-        .iter()
-        .map(|r| RegionCalls {
-            name: r.name.to_owned(),
-            source_file: r.source_file.map(str::to_owned),
-            source_line: r.source_line.map(i64::from),
-            source_text: None,
-            starts: r.starts.to_vec(),
-            ends: r.ends.to_vec(),
-        })
-        .collect();
+    let regions = view.regions.iter().map(RegionCalls::from).collect();
     merger
         .add_rank(path.as_str(), i64::from(view.rank), regions, None)
         .map_err(|e| Failure::new(e.to_string()))

@@ -7,6 +7,7 @@ use super::error::Error;
 use super::metadata::{MetaValue, Metadata};
 use super::profile::{Profile, Row};
 use super::read::StoredProfile;
+use crate::trace::RegionView;
 
 /// `trace_format_version` the reference always records.
 pub const TRACE_FORMAT_VERSION: i64 = 2;
@@ -20,6 +21,20 @@ pub struct RegionCalls {
     pub source_text: Option<String>,
     pub starts: Vec<i64>,
     pub ends: Vec<i64>,
+}
+
+impl From<&RegionView<'_>> for RegionCalls {
+    /// A trace region's calls and raw source location (a trace has no source text).
+    fn from(r: &RegionView<'_>) -> Self {
+        RegionCalls {
+            name: r.name.to_owned(),
+            source_file: r.source_file.map(str::to_owned),
+            source_line: r.source_line.map(i64::from),
+            source_text: None,
+            starts: r.starts.to_vec(),
+            ends: r.ends.to_vec(),
+        }
+    }
 }
 
 /// What the merge rules need of one region on one rank. Implemented by [`RegionCalls`]
