@@ -138,6 +138,49 @@ impl TraceError {
         }
     }
 
+    /// A negative length `value`, read at `len_at`, for the string `field` of `region`.
+    pub(crate) fn negative_length(
+        field: Field,
+        region: RegionRef,
+        value: i32,
+        len_at: u64,
+    ) -> Self {
+        let field = match field {
+            Field::SourceFile => Field::SourceLength,
+            _ => Field::NameLength,
+        };
+        TraceError::new(
+            TraceErrorKind::NegativeLength {
+                field,
+                region,
+                value,
+            },
+            Some(len_at),
+        )
+    }
+
+    /// The string `field` of `region`, stored at `at`, is not UTF-8 (`error` from decoding
+    /// `bytes`).
+    pub(crate) fn invalid_utf8(
+        field: Field,
+        region: RegionRef,
+        bytes: &[u8],
+        error: std::str::Utf8Error,
+        at: u64,
+    ) -> Self {
+        let byte = error
+            .error_len()
+            .and_then(|_| bytes.get(error.valid_up_to()).copied());
+        TraceError::new(
+            TraceErrorKind::InvalidUtf8 {
+                field,
+                region,
+                byte,
+            },
+            Some(at.saturating_add(error.valid_up_to() as u64)),
+        )
+    }
+
     /// What is wrong.
     pub fn kind(&self) -> &TraceErrorKind {
         &self.inner.kind

@@ -262,19 +262,7 @@ impl Record {
         len_at: u64,
     ) -> Result<String, IndexError> {
         let Ok(n) = usize::try_from(len) else {
-            let length_field = match field {
-                Field::SourceFile => Field::SourceLength,
-                _ => Field::NameLength,
-            };
-            return Err(TraceError::new(
-                TraceErrorKind::NegativeLength {
-                    field: length_field,
-                    region: self.region(),
-                    value: len,
-                },
-                Some(len_at),
-            )
-            .into());
+            return Err(TraceError::negative_length(field, self.region(), len, len_at).into());
         };
         if n as u64 > cur.remaining() {
             return Err(self.truncated(field, n as u128, cur).into());
@@ -285,19 +273,7 @@ impl Record {
         cur.src.read_exact_at(at, &mut bytes)?;
         cur.pos += n as u64;
         String::from_utf8(bytes).map_err(|e| {
-            let utf8 = e.utf8_error();
-            let byte = utf8
-                .error_len()
-                .and_then(|_| e.as_bytes().get(utf8.valid_up_to()).copied());
-            TraceError::new(
-                TraceErrorKind::InvalidUtf8 {
-                    field,
-                    region: self.region(),
-                    byte,
-                },
-                Some(at.saturating_add(utf8.valid_up_to() as u64)),
-            )
-            .into()
+            TraceError::invalid_utf8(field, self.region(), e.as_bytes(), e.utf8_error(), at).into()
         })
     }
 }

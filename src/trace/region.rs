@@ -75,35 +75,19 @@ impl Record {
         len_at: u64,
     ) -> Result<&'a str, TraceError> {
         let Ok(n) = usize::try_from(len) else {
-            let length_field = match field {
-                Field::SourceFile => Field::SourceLength,
-                _ => Field::NameLength,
-            };
-            return Err(TraceError::new(
-                TraceErrorKind::NegativeLength {
-                    field: length_field,
-                    region: self.region(),
-                    value: len,
-                },
-                Some(len_at),
+            return Err(TraceError::negative_length(
+                field,
+                self.region(),
+                len,
+                len_at,
             ));
         };
         let at = cur.offset();
         let bytes = cur
             .take(n)
             .ok_or_else(|| self.truncated(field, n as u128, cur))?;
-        std::str::from_utf8(bytes).map_err(|e| {
-            TraceError::new(
-                TraceErrorKind::InvalidUtf8 {
-                    field,
-                    region: self.region(),
-                    byte: e
-                        .error_len()
-                        .and_then(|_| bytes.get(e.valid_up_to()).copied()),
-                },
-                Some(at.saturating_add(e.valid_up_to() as u64)),
-            )
-        })
+        std::str::from_utf8(bytes)
+            .map_err(|e| TraceError::invalid_utf8(field, self.region(), bytes, e, at))
     }
 }
 
