@@ -476,75 +476,77 @@ pub fn json<W: Write>(
         }
     }
     out.write_all(b"]")?;
-    let mut thread_ranks: Vec<u32> = lanes
-        .threads
-        .iter()
-        .map(|t| t.rank)
-        .filter(|&r| wanted(r))
-        .collect();
-    thread_ranks.sort_unstable();
-    thread_ranks.dedup();
-    if !thread_ranks.is_empty() {
-        out.write_all(b",\"threads\":{")?;
-        for (i, rank) in thread_ranks.iter().enumerate() {
-            if i > 0 {
-                out.write_all(b",")?;
+    write_lanes_by_rank(
+        out,
+        "threads",
+        &lanes.threads,
+        |t| t.rank,
+        &wanted,
+        |out, t| {
+            write!(
+                out,
+                "{{\"index\":{},\"name\":{}",
+                t.index,
+                json_str(&t.name)
+            )?;
+            if let Some(v) = t.ident {
+                write!(out, ",\"ident\":{v}")?;
             }
-            write!(out, "\"{rank}\":[")?;
-            for (j, t) in lanes.threads.iter().filter(|t| t.rank == *rank).enumerate() {
-                if j > 0 {
-                    out.write_all(b",")?;
-                }
-                write!(
-                    out,
-                    "{{\"index\":{},\"name\":{}",
-                    t.index,
-                    json_str(&t.name)
-                )?;
-                if let Some(v) = t.ident {
-                    write!(out, ",\"ident\":{v}")?;
-                }
-                if let Some(v) = t.native_id {
-                    write!(out, ",\"native_id\":{v}")?;
-                }
-                out.write_all(b"}")?;
+            if let Some(v) = t.native_id {
+                write!(out, ",\"native_id\":{v}")?;
             }
-            out.write_all(b"]")?;
-        }
-        out.write_all(b"}")?;
-    }
-    let mut task_ranks: Vec<u32> = lanes
-        .tasks
-        .iter()
-        .map(|t| t.rank)
-        .filter(|&r| wanted(r))
-        .collect();
-    task_ranks.sort_unstable();
-    task_ranks.dedup();
-    if !task_ranks.is_empty() {
-        out.write_all(b",\"tasks\":{")?;
-        for (i, rank) in task_ranks.iter().enumerate() {
-            if i > 0 {
-                out.write_all(b",")?;
-            }
-            write!(out, "\"{rank}\":[")?;
-            for (j, t) in lanes.tasks.iter().filter(|t| t.rank == *rank).enumerate() {
-                if j > 0 {
-                    out.write_all(b",")?;
-                }
-                write!(
-                    out,
-                    "{{\"index\":{},\"name\":{},\"coro_name\":{},\"thread_index\":{}}}",
-                    t.index,
-                    json_str(&t.name),
-                    json_str(&t.coro_name),
-                    t.thread_index
-                )?;
-            }
-            out.write_all(b"]")?;
-        }
-        out.write_all(b"}")?;
-    }
+            out.write_all(b"}")
+        },
+    )?;
+    write_lanes_by_rank(
+        out,
+        "tasks",
+        &lanes.tasks,
+        |t| t.rank,
+        &wanted,
+        |out, t| {
+            write!(
+                out,
+                "{{\"index\":{},\"name\":{},\"coro_name\":{},\"thread_index\":{}}}",
+                t.index,
+                json_str(&t.name),
+                json_str(&t.coro_name),
+                t.thread_index
+            )
+        },
+    )?;
     out.write_all(b"}\n")?;
     Ok(())
+}
+
+/// `,"KEY":{"<rank>":[item,…],…}` for the wanted ranks that have lanes; nothing when none do.
+fn write_lanes_by_rank<T, W: Write + ?Sized>(
+    out: &mut W,
+    key: &str,
+    items: &[T],
+    rank_of: impl Fn(&T) -> u32,
+    wanted: &dyn Fn(u32) -> bool,
+    mut write_item: impl FnMut(&mut W, &T) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut ranks: Vec<u32> = items.iter().map(&rank_of).filter(|&r| wanted(r)).collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    if ranks.is_empty() {
+        return Ok(());
+    }
+    write!(out, ",\"{key}\":{{")?;
+    for (i, rank) in ranks.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        write!(out, "\"{rank}\":[")?;
+        for (j, item) in items.iter().filter(|t| rank_of(t) == *rank).enumerate() {
+            if j > 0 {
+                out.write_all(b",")?;
+            }
+            write_item(out, item)?;
+        }
+        out.write_all(b"]")?;
+    }
+    out.write_all(b"}")
 }
