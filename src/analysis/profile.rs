@@ -687,27 +687,61 @@ fn optional_events<R: ReadAt>(file: &File<R>, name: &str, e: usize) -> Result<Op
     Ok(Some(v))
 }
 
+/// The `rank_region_index` columns every columnar read needs, checked to hold `n` rows.
+struct IndexColumns {
+    names: Vec<String>,
+    ids: Vec<usize>,
+    offsets: Vec<u64>,
+    counts: Vec<u64>,
+    lines: Vec<i64>,
+    files: Vec<String>,
+    exclusive: Option<Vec<i64>>,
+}
+
+impl IndexColumns {
+    fn read<R: ReadAt>(file: &File<R>, n: usize) -> Result<IndexColumns> {
+        let idx = "/rank_region_index";
+        let names = region_names(file)?;
+        let ids = region_ids(file, names.len(), n)?;
+        let offsets = file.dataset(&format!("{idx}/event_offsets"))?.read_u64s()?;
+        let counts = file.dataset(&format!("{idx}/event_counts"))?.read_u64s()?;
+        check_rows("event_offsets", offsets.len(), n)?;
+        check_rows("event_counts", counts.len(), n)?;
+        let lines = file.dataset(&format!("{idx}/source_lines"))?.read_i64s()?;
+        check_rows("source_lines", lines.len(), n)?;
+        let files = strings_or_empty(file, &format!("{idx}/source_files"), n)?;
+        let exclusive = if has_link(file, idx, "exclusive_totals")? {
+            let v = file
+                .dataset(&format!("{idx}/exclusive_totals"))?
+                .read_i64s()?;
+            check_rows("exclusive_totals", v.len(), n)?;
+            Some(v)
+        } else {
+            None
+        };
+        Ok(IndexColumns {
+            names,
+            ids,
+            offsets,
+            counts,
+            lines,
+            files,
+            exclusive,
+        })
+    }
+}
+
 fn read_columnar<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Region>> {
-    let names = region_names(file)?;
     let n = ranks.len();
-    let ids = region_ids(file, names.len(), n)?;
-    let idx = "/rank_region_index";
-    let offsets = file.dataset(&format!("{idx}/event_offsets"))?.read_u64s()?;
-    let counts = file.dataset(&format!("{idx}/event_counts"))?.read_u64s()?;
-    check_rows("event_offsets", offsets.len(), n)?;
-    check_rows("event_counts", counts.len(), n)?;
-    let lines = file.dataset(&format!("{idx}/source_lines"))?.read_i64s()?;
-    check_rows("source_lines", lines.len(), n)?;
-    let files = strings_or_empty(file, &format!("{idx}/source_files"), n)?;
-    let exclusive = if has_link(file, idx, "exclusive_totals")? {
-        let v = file
-            .dataset(&format!("{idx}/exclusive_totals"))?
-            .read_i64s()?;
-        check_rows("exclusive_totals", v.len(), n)?;
-        Some(v)
-    } else {
-        None
-    };
+    let IndexColumns {
+        names,
+        ids,
+        offsets,
+        counts,
+        lines,
+        files,
+        exclusive,
+    } = IndexColumns::read(file, n)?;
     let delta = has_link(file, "/events", "start_deltas")?;
     let (a, b) = if delta {
         ("start_deltas", "durations")
@@ -796,24 +830,15 @@ fn read_index_rows<R: ReadAt>(file: &File<R>, ranks: &[u64]) -> Result<Vec<Regio
     } else {
         Vec::new()
     };
-    let names = region_names(file)?;
-    let ids = region_ids(file, names.len(), n)?;
-    let offsets = file.dataset(&format!("{idx}/event_offsets"))?.read_u64s()?;
-    let counts = file.dataset(&format!("{idx}/event_counts"))?.read_u64s()?;
-    check_rows("event_offsets", offsets.len(), n)?;
-    check_rows("event_counts", counts.len(), n)?;
-    let lines = file.dataset(&format!("{idx}/source_lines"))?.read_i64s()?;
-    check_rows("source_lines", lines.len(), n)?;
-    let files = strings_or_empty(file, &format!("{idx}/source_files"), n)?;
-    let exclusive = if has_link(file, idx, "exclusive_totals")? {
-        let v = file
-            .dataset(&format!("{idx}/exclusive_totals"))?
-            .read_i64s()?;
-        check_rows("exclusive_totals", v.len(), n)?;
-        Some(v)
-    } else {
-        None
-    };
+    let IndexColumns {
+        names,
+        ids,
+        offsets,
+        counts,
+        lines,
+        files,
+        exclusive,
+    } = IndexColumns::read(file, n)?;
     let events = EventReader::open(file)?;
     let mut rows = Vec::new();
     for i in 0..n {
