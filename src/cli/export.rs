@@ -11,7 +11,7 @@ use super::inspect::parse_ranks;
 use super::local_file::LocalFile;
 use super::Failure;
 
-/// Export a profile for a trace viewer, or as one JSON document.
+/// Export a profile for a trace viewer, or as one JSON document
 ///
 /// Formats:
 ///   chrome-trace  Chrome Trace Event JSON (Perfetto, chrome://tracing): one process per

@@ -29,7 +29,7 @@ use sp::schema::stats::Summary;
 use super::local_file::LocalFile;
 use super::Failure;
 
-/// Print the metadata and region statistics of profiles.
+/// Print the metadata and region statistics of profiles
 ///
 /// Examples:
 ///   sp inspect profiling_data.h5
