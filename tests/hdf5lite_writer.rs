@@ -11,41 +11,11 @@ use sp::hdf5lite::messages::{
 };
 use sp::hdf5lite::object_header::ObjectHeader;
 use sp::hdf5lite::superblock::Superblock;
-use sp::hdf5lite::{
-    CompoundMember, Data, Datatype, ErrorKind, FileWriter, Layout, Limits, Shape, Widths,
-};
+use sp::hdf5lite::{Data, Datatype, ErrorKind, FileWriter, Layout, Limits, Shape, Widths};
 
-const SUMMARY_NAMES: [&str; 11] = [
-    "total",
-    "minimum",
-    "maximum",
-    "first",
-    "last",
-    "start_minimum",
-    "end_maximum",
-    "gpu_count",
-    "gpu_total",
-    "mean",
-    "m2",
-];
-
+/// The 88-byte compound of `summary_statistics`, as profiles store it.
 fn summary_type() -> Datatype {
-    Datatype::Compound {
-        size: 88,
-        members: SUMMARY_NAMES
-            .iter()
-            .enumerate()
-            .map(|(i, name)| CompoundMember {
-                name: (*name).into(),
-                offset: 8 * i as u32,
-                datatype: match *name {
-                    "gpu_count" => Datatype::U64,
-                    "mean" | "m2" => Datatype::F64,
-                    _ => Datatype::I64,
-                },
-            })
-            .collect(),
-    }
+    sp::schema::write::summary_datatype()
 }
 
 fn summary_row(total: i64, mean: f64, m2: f64) -> Vec<u8> {

@@ -63,7 +63,7 @@ pub struct DeferredColumns {
 
 /// Builds the HDF5 file tree of `profile`; call [`FileWriter::finish`] to emit it.
 pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
-    let heads: Vec<RowHead<'_>> = profile.rows.iter().map(head).collect();
+    let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
     let summaries: Vec<u8> = profile
         .rows
         .iter()
@@ -116,14 +116,17 @@ pub fn to_hdf5_deferred(
     ))
 }
 
-fn head(r: &Row) -> RowHead<'_> {
-    RowHead {
-        rank: r.rank,
-        region_id: r.region_id,
-        source_file: &r.source_file,
-        source_line: r.source_line,
-        source_text: &r.source_text,
-        calls: r.call_count() as u64,
+impl<'a> From<&'a Row> for RowHead<'a> {
+    /// The index entries of an in-memory row.
+    fn from(r: &'a Row) -> Self {
+        RowHead {
+            rank: r.rank,
+            region_id: r.region_id,
+            source_file: &r.source_file,
+            source_line: r.source_line,
+            source_text: &r.source_text,
+            calls: r.call_count() as u64,
+        }
     }
 }
 
@@ -375,7 +378,7 @@ mod tests {
         let mut whole = Vec::new();
         to_hdf5(&profile).unwrap().finish(&mut whole).unwrap();
 
-        let heads: Vec<RowHead<'_>> = profile.rows.iter().map(head).collect();
+        let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
         let (w, ids) =
             to_hdf5_deferred(&profile.metadata, &profile.region_names, &heads, None).unwrap();
         let mut out = Vec::new();

@@ -788,18 +788,7 @@ pub fn convert(
 /// Writes an in-memory profile (`.h5` inputs, `--merge`) with compressed event columns.
 pub fn write_compressed(profile: &Profile, output: &Path, level: u8) -> Result<(), Failure> {
     let in_output = |e: &dyn std::fmt::Display| Failure::in_file(output.display(), e);
-    let heads: Vec<RowHead<'_>> = profile
-        .rows
-        .iter()
-        .map(|r| RowHead {
-            rank: r.rank,
-            region_id: r.region_id,
-            source_file: &r.source_file,
-            source_line: r.source_line,
-            source_text: &r.source_text,
-            calls: r.call_count() as u64,
-        })
-        .collect();
+    let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
     let (mut writer, deferred) = to_hdf5_deferred(
         &profile.metadata,
         &profile.region_names,
