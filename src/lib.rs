@@ -13,5 +13,6 @@
 
 pub mod analysis;
 pub mod hdf5lite;
+pub mod io;
 pub mod schema;
 pub mod trace;

@@ -389,12 +389,12 @@ struct CountingReader {
     total: std::cell::Cell<u64>,
 }
 
-impl sp::hdf5lite::ReadAt for CountingReader {
+impl sp::io::ReadAt for CountingReader {
     fn len(&self) -> u64 {
         self.bytes.len() as u64
     }
 
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> sp::hdf5lite::error::Result<()> {
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
         self.largest.set(self.largest.get().max(buf.len()));
         self.total.set(self.total.get() + buf.len() as u64);
         self.bytes.as_slice().read_exact_at(offset, buf)

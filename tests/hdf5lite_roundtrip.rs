@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use sp::hdf5lite::model::{ByteOrder, CompoundMember, EnumMember};
 use sp::hdf5lite::reader::{File, Object, Value};
-use sp::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, ReadAt, Shape};
+use sp::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, Shape};
+use sp::io::ReadAt;
 
 /// A dataset or attribute value: what is written and what must be read.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ use std::process::Command;
 use serde_json::Value;
 use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
 use sp::hdf5lite::reader::File;
-use sp::hdf5lite::ReadAt;
+use sp::io::ReadAt;
 
 fn golden_profiles() -> Vec<PathBuf> {
     let repo = support::repo();
@@ -223,7 +223,7 @@ impl ReadAt for Counting<'_> {
         self.bytes.len() as u64
     }
 
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> sp::hdf5lite::Result<()> {
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
         self.read.set(self.read.get() + buf.len() as u64);
         self.bytes.read_exact_at(offset, buf)
     }

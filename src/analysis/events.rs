@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use crate::hdf5lite::model::{ByteOrder, Datatype};
 use crate::hdf5lite::reader::{value, Dataset, File};
-use crate::hdf5lite::ReadAt;
+use crate::io::ReadAt;
 use crate::schema::stats::{m2_from_sum, pairwise_sum, PairwisePlan, Summary, SummaryBuilder};
 
 use super::error::{Error, Result};

@@ -2,7 +2,7 @@
 //! so exports can label lanes as the reference's `ProfilingResults.lane_label` does.
 
 use crate::hdf5lite::reader::File;
-use crate::hdf5lite::ReadAt;
+use crate::io::ReadAt;
 
 use super::error::{Error, Result};
 

@@ -1,7 +1,7 @@
 //! Reading a stored profile back and answering the everyday questions about it: the region
 //! statistics of `scope-profiler inspect` (computed to the same bits), and streaming
 //! exports to the formats of trace viewers. Independent of the file system and the
-//! terminal: it reads through [`ReadAt`](crate::hdf5lite::ReadAt) and writes to any
+//! terminal: it reads through [`ReadAt`](crate::io::ReadAt) and writes to any
 //! [`std::io::Write`], so it runs in WebAssembly too.
 //!
 //! ```

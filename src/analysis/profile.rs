@@ -5,7 +5,7 @@
 //! so region order, rank counts and stored statistics are the ones its numbers start from.
 
 use crate::hdf5lite::reader::{File, Value};
-use crate::hdf5lite::ReadAt;
+use crate::io::ReadAt;
 
 use super::error::{Error, Result};
 use super::events::{EventReader, Span};

@@ -320,7 +320,7 @@ fn read_from_events(file: &File<LocalFile>) -> sp::analysis::Result<Profile> {
 }
 
 fn source_len(f: &LocalFile) -> u64 {
-    sp::hdf5lite::ReadAt::len(f)
+    sp::io::ReadAt::len(f)
 }
 
 fn write_failure(e: std::io::Error) -> Failure {

@@ -12,7 +12,8 @@ use serde_json::{json, Map, Value as Json};
 use sp::hdf5lite::filters::{self, Filter, FilterId};
 use sp::hdf5lite::model::{ByteOrder, CharSet, Datatype, Shape, StrPad, StringLength};
 use sp::hdf5lite::reader::{self, Attribute, File, LinkKind, Object, ObjectKind, Storage, Value};
-use sp::hdf5lite::{ErrorKind, ReadAt, Result};
+use sp::hdf5lite::{ErrorKind, Result};
+use sp::io::ReadAt;
 
 use super::local_file::LocalFile;
 use super::Failure;

@@ -111,8 +111,14 @@ impl Error {
 }
 
 impl From<std::io::Error> for Error {
+    /// A read past the end of the source is a truncated (malformed) file; any other I/O
+    /// failure is [`ErrorKind::Io`].
     fn from(err: std::io::Error) -> Self {
-        let mut e = Error::new(ErrorKind::Io, err.to_string());
+        let kind = match err.kind() {
+            std::io::ErrorKind::UnexpectedEof => ErrorKind::Format,
+            _ => ErrorKind::Io,
+        };
+        let mut e = Error::new(kind, err.to_string());
         e.inner.source = Some(err);
         e
     }

@@ -4,9 +4,9 @@
 
 use super::cursor::{Cursor, Encoder, Widths};
 use super::error::{Error, Result};
-use super::io::ReadAt;
 use super::limits::Limits;
 use super::messages::pad8;
+use crate::io::ReadAt;
 
 const GCOL: &[u8; 4] = b"GCOL";
 

@@ -4,7 +4,7 @@
 //! This layer knows nothing of profiles. It has a writer ([`FileWriter`]) for superblock
 //! v2 files with version-2 object headers, compact groups, attributes and 1-D datasets, and
 //! a reader for what h5py and libhdf5 write. It does no file-system, thread or terminal I/O:
-//! the writer takes any [`std::io::Write`], the reader any [`ReadAt`], so it runs in
+//! the writer takes any [`std::io::Write`], the reader any [`ReadAt`](crate::io::ReadAt), so it runs in
 //! WebAssembly unchanged.
 //!
 //! Structure: one module per on-disk structure or message family, each with its parsing and
@@ -15,7 +15,6 @@ pub mod checksum;
 pub mod cursor;
 pub mod error;
 pub mod global_heap;
-pub mod io;
 pub mod limits;
 pub mod messages;
 pub mod model;
@@ -25,13 +24,12 @@ pub mod writer;
 
 pub use cursor::Widths;
 pub use error::{Error, ErrorKind, Result};
-pub use io::ReadAt;
 pub use limits::Limits;
 pub use model::{
     ByteOrder, CharSet, CompoundMember, Data, Datatype, EnumMember, Shape, StrPad, StringLength,
 };
 pub use writer::{
-    ChunkPlan, Chunking, DataPlace, FileWriter, Layout, ObjectId, Placement, StoredChunk, WriteAt,
+    ChunkPlan, Chunking, DataPlace, FileWriter, Layout, ObjectId, Placement, StoredChunk,
 };
 
 // Reader

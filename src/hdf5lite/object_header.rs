@@ -10,9 +10,9 @@ use std::collections::HashSet;
 use super::checksum::metadata_checksum;
 use super::cursor::{Cursor, Encoder, Widths};
 use super::error::{Error, ErrorKind, Result};
-use super::io::ReadAt;
 use super::limits::Limits;
 use super::messages::{Continuation, MessageFlags, MessageType};
+use crate::io::ReadAt;
 
 const OHDR: &[u8; 4] = b"OHDR";
 const OCHK: &[u8; 4] = b"OCHK";

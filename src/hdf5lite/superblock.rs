@@ -7,8 +7,8 @@
 use super::checksum::metadata_checksum;
 use super::cursor::{Cursor, Encoder, Widths};
 use super::error::{Error, Result};
-use super::io::ReadAt;
 use super::messages::SymbolTable;
+use crate::io::ReadAt;
 
 /// The 8-byte HDF5 format signature.
 pub const SIGNATURE: [u8; 8] = [0x89, b'H', b'D', b'F', b'\r', b'\n', 0x1a, b'\n'];

@@ -9,12 +9,14 @@
 //!
 //! Datasets too large to hold in memory are *deferred*: declared with datatype and shape
 //! only ([`FileWriter::create_deferred_dataset`]). [`FileWriter::finish_at`] writes
-//! everything else through a positional sink ([`WriteAt`]) and returns each deferred
+//! everything else through a positional sink ([`WriteAt`](crate::io::WriteAt)) and returns each deferred
 //! dataset's planned address ([`Placement`]); the caller then writes those bytes, in any
 //! order and in pieces, at their addresses. The addresses are those the same tree with the
 //! data given up front would get, so both routes produce the same bytes.
 
 use std::io::Write;
+
+use crate::io::WriteAt;
 
 use super::btree_v1::{chunk_node_size, ChunkKey, ChunkNode, CHUNK_NODE_CHILDREN};
 use super::cursor::{Encoder, Widths};
@@ -87,25 +89,6 @@ enum Kind {
         layout: Layout,
         deferred: bool,
     },
-}
-
-/// A positional byte sink: a file (`pwrite`), a buffer, or a browser-side writer.
-pub trait WriteAt {
-    /// Writes all of `bytes` at absolute `offset`.
-    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()>;
-}
-
-impl WriteAt for Vec<u8> {
-    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()> {
-        let too_big = || std::io::Error::from(std::io::ErrorKind::OutOfMemory);
-        let start = usize::try_from(offset).map_err(|_| too_big())?;
-        let end = start.checked_add(bytes.len()).ok_or_else(too_big)?;
-        if self.len() < end {
-            self.resize(end, 0);
-        }
-        self[start..end].copy_from_slice(bytes);
-        Ok(())
-    }
 }
 
 /// Where [`FileWriter::finish_at`] put the file's end and each deferred dataset.

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::hdf5lite::reader::{File, Group, Value};
-use crate::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, ReadAt, Shape};
+use crate::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, Shape};
+use crate::io::ReadAt;
 
 use super::error::Error;
 

@@ -5,7 +5,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::hdf5lite::reader::{File, Group, LinkKind, Value};
-use crate::hdf5lite::{ByteOrder, Data, Datatype, ReadAt, Shape, StringLength};
+use crate::hdf5lite::{ByteOrder, Data, Datatype, Shape, StringLength};
+use crate::io::ReadAt;
 
 use super::error::Error;
 use super::likwid::{self, LikwidByRank};

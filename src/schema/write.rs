@@ -351,7 +351,7 @@ fn dataset(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::writer::WriteAt;
+    use crate::io::WriteAt;
     use crate::schema::{Merger, RegionCalls};
 
     #[test]

@@ -11,30 +11,7 @@ use std::io;
 use super::error::{Field, RegionRef, TraceError, TraceErrorKind};
 use super::header::{parse_header, Endian, Version, HEADER_LEN};
 use super::timestamps::Timestamps;
-
-/// A source of bytes addressable by absolute offset (a file, a buffer, a browser `Blob`).
-pub trait ReadAt {
-    /// Total length in bytes.
-    fn size(&self) -> u64;
-
-    /// Fills `buf` from `offset`; the range is within [`size`](Self::size).
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
-}
-
-impl ReadAt for [u8] {
-    fn size(&self) -> u64 {
-        self.len() as u64
-    }
-
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        let bytes = usize::try_from(offset)
-            .ok()
-            .and_then(|start| self.get(start..start.checked_add(buf.len())?))
-            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
-        buf.copy_from_slice(bytes);
-        Ok(())
-    }
-}
+use crate::io::ReadAt;
 
 /// Where one region record's data lies.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +100,7 @@ pub fn read_timestamps<R: ReadAt + ?Sized>(
 
 /// Indexes and validates the trace in `src`.
 pub fn index<R: ReadAt + ?Sized>(src: &R) -> Result<TraceIndex, IndexError> {
-    let size = src.size();
+    let size = src.len();
     let mut head = [0u8; HEADER_LEN];
     let head_len = size.min(HEADER_LEN as u64) as usize;
     src.read_exact_at(0, &mut head[..head_len])?;
@@ -462,7 +439,7 @@ mod tests {
     fn short_read_is_an_io_error() {
         struct Failing;
         impl ReadAt for Failing {
-            fn size(&self) -> u64 {
+            fn len(&self) -> u64 {
                 100
             }
             fn read_exact_at(&self, _: u64, _: &mut [u8]) -> io::Result<()> {

@@ -45,7 +45,7 @@ use std::collections::HashMap;
 
 pub use error::{Field, RegionRef, TraceError, TraceErrorKind};
 pub use header::{parse_header, Endian, Header, Version, HEADER_LEN, MAGIC};
-pub use index::{index, read_timestamps, IndexError, ReadAt, RegionIndex, TraceIndex};
+pub use index::{index, read_timestamps, IndexError, RegionIndex, TraceIndex};
 pub use model::{Region, Trace};
 pub use region::{EncodeError, RegionView};
 pub use timestamps::{TimestampIter, Timestamps};

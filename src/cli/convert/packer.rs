@@ -11,7 +11,7 @@ use sp::hdf5lite::filters::ShuffleDeflate;
 use sp::hdf5lite::writer::{ChunkPlan, Placement, StoredChunk};
 use sp::hdf5lite::ObjectId;
 
-use super::stream::write_at;
+use crate::cli::local_file::write_at;
 
 /// Units a thread may pack ahead of the oldest unwritten one before it waits.
 const MAX_AHEAD: usize = 16;
@@ -235,7 +235,7 @@ impl<'a> Packer<'a> {
             let size = s.packed.len() as u32;
             self.append(&mut state, &s.packed, &[(column, chunk, size)])?;
         }
-        let mut sink = super::stream::FileSink(self.file);
+        let mut sink = crate::cli::local_file::FileSink(self.file);
         for (column, id) in self.ids.iter().enumerate() {
             let stored: Option<Vec<StoredChunk>> = state.chunks[column].iter().copied().collect();
             let stored =

@@ -18,15 +18,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sp::hdf5lite::writer::{DataPlace, WriteAt};
+use sp::hdf5lite::writer::DataPlace;
+use sp::io::ReadAt;
 use sp::schema::stats::{m2_from_sum, pairwise_sum, squared_deviation_sum, PairwisePlan};
 use sp::schema::stats::{SummaryBuilder, CAST_BUFFER};
 use sp::schema::write::{to_hdf5_deferred, RowHead};
 use sp::schema::{Merged, Merger, Profile, RegionRecord, Summary};
-use sp::trace::{self, Endian, IndexError, ReadAt as _};
+use sp::trace::{self, Endian, IndexError};
 
 use super::packer::{PackScratch, Packer};
 use super::progress::Progress;
+use crate::cli::local_file::{write_at, FileSink, LocalFile};
 use crate::cli::output::AtomicOutput;
 use crate::cli::summary::RowTotal;
 use crate::cli::Failure;
@@ -97,14 +99,14 @@ struct Scanned {
 #[derive(Clone)]
 enum Source {
     Bytes(Arc<Vec<u8>>),
-    File(Arc<FileAt>),
+    File(Arc<LocalFile>),
 }
 
-impl trace::ReadAt for Source {
-    fn size(&self) -> u64 {
+impl ReadAt for Source {
+    fn len(&self) -> u64 {
         match self {
-            Source::Bytes(b) => b.len() as u64,
-            Source::File(f) => f.size,
+            Source::Bytes(b) => ReadAt::len(b.as_slice()),
+            Source::File(f) => f.len(),
         }
     }
 
@@ -114,79 +116,6 @@ impl trace::ReadAt for Source {
             Source::File(f) => f.read_exact_at(offset, buf),
         }
     }
-}
-
-/// A file read with positional reads.
-struct FileAt {
-    file: File,
-    size: u64,
-}
-
-impl FileAt {
-    fn open(path: &Path) -> io::Result<Self> {
-        let file = File::open(path)?;
-        let size = file.metadata()?.len();
-        Ok(FileAt { file, size })
-    }
-}
-
-impl trace::ReadAt for FileAt {
-    fn size(&self) -> u64 {
-        self.size
-    }
-
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        read_at(&self.file, offset, buf)
-    }
-}
-
-/// The output file as a positional sink (shared by the pass-2 threads).
-pub(super) struct FileSink<'f>(pub(super) &'f File);
-
-impl WriteAt for FileSink<'_> {
-    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
-        write_at(self.0, offset, bytes)
-    }
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-}
-
-#[cfg(unix)]
-pub(super) fn write_at(file: &File, offset: u64, bytes: &[u8]) -> io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, mut offset: u64, mut buf: &mut [u8]) -> io::Result<()> {
-    use std::os::windows::fs::FileExt;
-    while !buf.is_empty() {
-        match file.seek_read(buf, offset)? {
-            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
-            n => {
-                buf = &mut buf[n..];
-                offset += n as u64;
-            }
-        }
-    }
-    Ok(())
-}
-
-#[cfg(windows)]
-pub(super) fn write_at(file: &File, mut offset: u64, mut bytes: &[u8]) -> io::Result<()> {
-    use std::os::windows::fs::FileExt;
-    while !bytes.is_empty() {
-        match file.seek_write(bytes, offset)? {
-            0 => return Err(io::ErrorKind::WriteZero.into()),
-            n => {
-                bytes = &bytes[n..];
-                offset += n as u64;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Reusable buffers of one thread.
@@ -326,7 +255,7 @@ fn summarise_large(
                         let src = match &cache {
                             Some((i, src)) if *i == input => src.clone(),
                             _ => {
-                                let src = Source::File(Arc::new(FileAt::open(&paths[input])?));
+                                let src = Source::File(Arc::new(LocalFile::open(&paths[input])?));
                                 cache = Some((input, src.clone()));
                                 src
                             }
@@ -385,10 +314,10 @@ fn scan(
     progress: &Progress,
     bufs: &mut Buffers,
 ) -> Result<Scanned, String> {
-    let file = FileAt::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let small = file.size <= SMALL_FILE;
+    let file = LocalFile::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let small = file.len() <= SMALL_FILE;
     let src = if small {
-        let mut bytes = vec![0u8; file.size as usize];
+        let mut bytes = vec![0u8; file.len() as usize];
         file.read_exact_at(0, &mut bytes)
             .map_err(|e| format!("cannot read: {e}"))?;
         Source::Bytes(Arc::new(bytes))
@@ -554,7 +483,7 @@ impl Inputs<'_> {
     fn source(&self, input: usize) -> io::Result<Source> {
         match self.kept.get(input).cloned().flatten() {
             Some(bytes) => Ok(Source::Bytes(bytes)),
-            None => Ok(Source::File(Arc::new(FileAt::open(&self.paths[input])?))),
+            None => Ok(Source::File(Arc::new(LocalFile::open(&self.paths[input])?))),
         }
     }
 }

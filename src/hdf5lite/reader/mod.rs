@@ -21,7 +21,6 @@ use crate::hdf5lite::chunk_index::{self, ChunkGrid, ChunkRecord};
 use crate::hdf5lite::error::{Error, ErrorKind, Result};
 use crate::hdf5lite::filters::{self, Filter};
 use crate::hdf5lite::fractal_heap::FractalHeap;
-use crate::hdf5lite::io::ReadAt;
 use crate::hdf5lite::limits::Limits;
 use crate::hdf5lite::local_heap::LocalHeap;
 use crate::hdf5lite::messages::{
@@ -32,6 +31,7 @@ use crate::hdf5lite::model::{Datatype, Shape, StringLength};
 use crate::hdf5lite::object_header::{ObjectHeader, RawMessage};
 use crate::hdf5lite::superblock::Superblock;
 use crate::hdf5lite::symbol_table_node;
+use crate::io::ReadAt;
 
 pub use source::Source;
 use value::Decoder;

@@ -4,8 +4,8 @@
 
 use crate::hdf5lite::cursor::{Cursor, Widths};
 use crate::hdf5lite::error::{Error, Result};
-use crate::hdf5lite::io::{past_end, ReadAt};
 use crate::hdf5lite::limits::Limits;
+use crate::io::{past_end, ReadAt};
 
 /// Bounded positional reads over one open file.
 #[derive(Clone, Copy)]
@@ -97,12 +97,12 @@ impl<'a> Source<'a> {
         }
         let end = at.checked_add(len);
         if !matches!(end, Some(e) if e <= self.reader.len()) {
-            return Err(past_end(
+            let past = past_end(
                 at,
                 usize::try_from(len).unwrap_or(usize::MAX),
                 self.reader.len(),
-            )
-            .in_context(what));
+            );
+            return Err(Error::from(past).at(at).in_context(what));
         }
         let n = usize::try_from(len)
             .map_err(|_| Error::limits(format!("{what} of {len} bytes does not fit in memory")))?;
