@@ -70,16 +70,6 @@ impl<T: ReadAt + ?Sized> ReadAt for &T {
     }
 }
 
-impl<T: ReadAt + ?Sized> ReadAt for std::sync::Arc<T> {
-    fn len(&self) -> u64 {
-        (**self).len()
-    }
-
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        (**self).read_exact_at(offset, buf)
-    }
-}
-
 impl WriteAt for Vec<u8> {
     fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
         let too_big = || io::Error::from(io::ErrorKind::OutOfMemory);
