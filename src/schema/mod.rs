@@ -8,6 +8,7 @@
 pub mod error;
 pub mod likwid;
 pub mod metadata;
+pub mod names;
 pub mod native;
 pub mod profile;
 pub mod read;
