@@ -1,4 +1,4 @@
-//! Encodes a [`Profile`] as a schema-3 columnar file (SCHEMA.md §2.2): the groups, datasets,
+//! Encodes a [`MergedProfile`] as a schema-3 columnar file (SCHEMA.md §2.2): the groups, datasets,
 //! datatypes and attributes `import-native` writes, through the [`FileWriter`] of the HDF5
 //! layer.
 
@@ -9,9 +9,9 @@ use crate::hdf5lite::{
 
 use super::error::Error;
 use super::likwid;
+use super::merged::{MergedProfile, ProfileRow};
 use super::metadata::Metadata;
 use super::names;
-use super::profile::{Profile, Row};
 use super::stats::{Summary, SUMMARY_MEMBERS, SUMMARY_SIZE};
 
 /// The schema version this module writes.
@@ -63,7 +63,7 @@ pub struct DeferredColumns {
 }
 
 /// Builds the HDF5 file tree of `profile`; call [`FileWriter::finish`] to emit it.
-pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
+pub fn to_hdf5(profile: &MergedProfile) -> Result<FileWriter, Error> {
     let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
     let summaries: Vec<u8> = profile
         .rows
@@ -117,9 +117,9 @@ pub fn to_hdf5_deferred(
     ))
 }
 
-impl<'a> From<&'a Row> for RowHead<'a> {
+impl<'a> From<&'a ProfileRow> for RowHead<'a> {
     /// The index entries of an in-memory row.
-    fn from(r: &'a Row) -> Self {
+    fn from(r: &'a ProfileRow) -> Self {
         RowHead {
             rank: r.rank,
             region_id: r.region_id,

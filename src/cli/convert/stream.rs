@@ -25,7 +25,7 @@ use sp::schema::stats::{
 };
 use sp::schema::stats::{SummaryBuilder, CAST_BUFFER};
 use sp::schema::write::{to_hdf5_deferred, RowHead};
-use sp::schema::{Merged, Merger, Profile, RegionRecord, Summary};
+use sp::schema::{Merged, MergedProfile, Merger, RegionRecord, Summary};
 use sp::trace::{self, Endian, IndexError};
 
 use super::packer::{PackScratch, Packer};
@@ -712,7 +712,7 @@ pub fn convert(
 }
 
 /// Writes an in-memory profile (`.h5` inputs, `--merge`) with compressed event columns.
-pub fn write_compressed(profile: &Profile, output: &Path, level: u8) -> Result<(), Failure> {
+pub fn write_compressed(profile: &MergedProfile, output: &Path, level: u8) -> Result<(), Failure> {
     let in_output = |e: &dyn std::fmt::Display| Failure::in_file(output.display(), e);
     let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
     let (mut writer, deferred) = to_hdf5_deferred(
