@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
+use sp::analysis::{load, region_rows, RowOptions, Selection};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 
@@ -268,13 +268,8 @@ fn fast_path_reads_a_tiny_fraction_of_a_large_profile() {
         read: Cell::new(0),
     };
     let file = File::open(&counting).expect("open");
-    let summary = Profile::read_summary(&file).expect("summary");
-    let rows = region_rows(
-        &summary,
-        &Selection::all(),
-        SortKey::Start,
-        PercentageMode::Coverage,
-    );
+    let summary = load::read_summary(&file).expect("summary");
+    let rows = region_rows(&summary, &Selection::all(), RowOptions::default());
     let read = counting.read.get();
     assert_eq!(rows.len(), 8);
     assert_eq!(rows[0].calls, 400_000);
@@ -295,8 +290,8 @@ fn fast_path_reads_a_tiny_fraction_of_a_large_profile() {
         read: Cell::new(0),
     };
     let file = File::open(&counting).expect("open");
-    let full = Profile::read(&file).expect("full");
-    assert!(full.events);
+    let full = load::read_full(&file).expect("full");
+    assert!(full.has_events());
     assert!(counting.read.get() > 50_000_000);
 }
 
