@@ -8,7 +8,7 @@
 //!   origin, source locations in `args`.
 //! - [`speedscope`]: a speedscope file (`https://www.speedscope.app/file-format-schema.json`)
 //!   as the reference's `build_speedscope_document`: one "evented" profile per rank and
-//!   lane, open/close events from the nesting recovered by [`calltree`](super::calltree),
+//!   lane, open/close events from the nesting recovered by [`calltree`],
 //!   seconds from the earliest exported call; the shared frames also carry `file`/`line`.
 //! - [`json`]: the whole profile as one document, in the reference's `scope-profiler-profile`
 //!   layout (format version 1):

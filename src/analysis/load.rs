@@ -1,5 +1,5 @@
 //! What the analysis reads of a profile for each question, from the one reader
-//! ([`schema::read`]): the whole profile (`read_h5`), the index with stored statistics
+//! ([`schema::read()`]): the whole profile (`read_h5`), the index with stored statistics
 //! (`read_h5_summary`, the fast path), the index with each row's ordering statistics (what
 //! exports stream from), or the index with every row's statistics recomputed from its calls
 //! ([`FromEvents`], planned as independent jobs so a caller can run them on threads or in

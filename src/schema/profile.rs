@@ -1,6 +1,6 @@
 //! The one model of a stored profile, whatever its schema (1, 2 or 3) and layout (columnar,
 //! aggregate): metadata, and per region the row of every rank — its calls, or where they lie
-//! in the file and the fixed-size statistics stored for them. [`read`](super::read) fills it
+//! in the file and the fixed-size statistics stored for them. [`read`](super::read()) fills it
 //! to a chosen [`Depth`]; the import rules ([`ProfileInput`](super::import::ProfileInput))
 //! and the analysis (`crate::analysis`) both start from it.
 
