@@ -262,21 +262,29 @@ pub(super) fn region_row(
             ..base
         };
     }
-    let mut sorted = durations.clone();
-    sorted.sort_by(f64::total_cmp);
     let nonempty = !durations.is_empty();
     RegionRow {
         total: nonempty.then(|| numeric::sum(&durations)),
-        avg: numeric::mean(&durations),
-        min: sorted.first().copied(),
-        max: sorted.last().copied(),
         first,
         last,
-        std: numeric::std(&durations),
+        ..with_distribution(&durations, base)
+    }
+}
+
+/// `row` with the average, extremes, standard deviation and percentiles of `durations`
+/// (seconds), as numpy computes them; `None` where there are none.
+pub(super) fn with_distribution(durations: &[f64], row: RegionRow) -> RegionRow {
+    let mut sorted = durations.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    RegionRow {
+        avg: numeric::mean(durations),
+        min: sorted.first().copied(),
+        max: sorted.last().copied(),
+        std: numeric::std(durations),
         p50: numeric::percentile_sorted(&sorted, 50.0),
         p95: numeric::percentile_sorted(&sorted, 95.0),
         p99: numeric::percentile_sorted(&sorted, 99.0),
-        ..base
+        ..row
     }
 }
 

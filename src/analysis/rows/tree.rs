@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::super::calltree;
 use super::super::numeric::{self, seconds};
-use super::flat::{merged_length, py_sum};
+use super::flat::{merged_length, py_sum, with_distribution};
 use super::{selected_regions, RegionRow};
 use crate::analysis::Selection;
 use crate::schema::{Profile, Region};
@@ -152,8 +152,6 @@ pub(super) fn path_row(
         let max = totals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         (max / numeric::mean(&totals).unwrap_or(f64::NAN) - 1.0) * 100.0
     };
-    let mut sorted = durations.clone();
-    sorted.sort_by(f64::total_cmp);
     let first = calls
         .iter()
         .reduce(|a, b| if b.start < a.start { b } else { a })
@@ -175,17 +173,11 @@ pub(super) fn path_row(
         gpu_avg: numeric::mean(&gpu),
         coverage: Some(coverage),
         exclusive: Some(py_sum(calls.iter().map(|c| c.exclusive))),
-        avg: numeric::mean(&durations),
-        min: sorted.first().copied(),
-        max: sorted.last().copied(),
         first,
         last,
-        std: numeric::std(&durations),
-        p50: numeric::percentile_sorted(&sorted, 50.0),
-        p95: numeric::percentile_sorted(&sorted, 95.0),
-        p99: numeric::percentile_sorted(&sorted, 99.0),
         imbalance: Some(imbalance),
         start: calls.iter().map(|c| c.start).fold(f64::INFINITY, f64::min),
         parent_coverage: None,
+        ..with_distribution(&durations, RegionRow::default())
     }
 }
