@@ -135,7 +135,7 @@ pub(crate) fn pad8(len: usize) -> usize {
 
 /// Reads a NUL-terminated name whose storage (with the NUL) is padded to a multiple of 8,
 /// as in version-1 attribute, compound and enum encodings.
-pub(crate) fn padded_name(c: &mut super::cursor::Cursor<'_>) -> super::Result<Vec<u8>> {
+pub(crate) fn padded_name(c: &mut super::cursor::Cursor<'_>) -> crate::hdf5lite::Result<Vec<u8>> {
     let name = c.c_str()?;
     c.skip(pad8(name.len() + 1))?;
     Ok(name.to_vec())
@@ -149,7 +149,10 @@ pub(crate) fn encode_padded_name(e: &mut super::cursor::Encoder, name: &[u8]) {
 }
 
 /// Decodes a name as UTF-8, which covers ASCII.
-pub(crate) fn utf8_name(c: &super::cursor::Cursor<'_>, bytes: Vec<u8>) -> super::Result<String> {
+pub(crate) fn utf8_name(
+    c: &super::cursor::Cursor<'_>,
+    bytes: Vec<u8>,
+) -> crate::hdf5lite::Result<String> {
     String::from_utf8(bytes).map_err(|_| c.error("name is not valid UTF-8"))
 }
 

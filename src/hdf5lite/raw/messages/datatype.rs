@@ -5,12 +5,12 @@
 //! the class. Encodes version 1 (version 3 for types containing an array, which version 1
 //! cannot express), as libhdf5 does with its default settings.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::model::{
     ByteOrder, CharSet, CompoundMember, Datatype, EnumMember, StrPad, StringLength,
     VLEN_DESCRIPTOR_SIZE,
 };
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 use super::{encode_padded_name, padded_name, utf8_name};
 
@@ -445,7 +445,8 @@ fn usage(msg: impl Into<String>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn parse_bytes(bytes: &[u8]) -> Result<Datatype> {
         let mut c = Cursor::new(bytes, 0, Widths::STANDARD);

@@ -2,9 +2,9 @@
 //! and [`Limits`]. Every structure parser reads through this so that sizes from the file are
 //! checked against the limits and the file length before anything is allocated.
 
-use crate::hdf5lite::cursor::{Cursor, Widths};
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::limits::Limits;
+use crate::hdf5lite::raw::cursor::{Cursor, Widths};
 use crate::io::{past_end, ReadAt};
 
 /// Bounded positional reads over one open file.

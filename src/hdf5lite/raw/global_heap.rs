@@ -3,9 +3,9 @@
 //! index to the bytes. Parse and encode side by side.
 
 use super::cursor::{Cursor, Encoder, Widths};
-use super::error::{Error, Result};
-use super::limits::Limits;
 use super::messages::pad8;
+use crate::hdf5lite::error::{Error, Result};
+use crate::hdf5lite::limits::Limits;
 use crate::io::ReadAt;
 
 const GCOL: &[u8; 4] = b"GCOL";

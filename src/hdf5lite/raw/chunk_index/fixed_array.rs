@@ -3,8 +3,8 @@
 
 use super::{decode_element, unravel, ChunkGrid, ChunkRecord};
 use crate::hdf5lite::error::{Error, Result};
-use crate::hdf5lite::fractal_heap::check_trailing_checksum;
-use crate::hdf5lite::reader::source::Source;
+use crate::hdf5lite::raw::fractal_heap::check_trailing_checksum;
+use crate::hdf5lite::raw::source::Source;
 
 /// The chunks of the fixed array whose header is at `addr`.
 pub fn records(

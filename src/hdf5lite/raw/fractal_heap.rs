@@ -4,8 +4,8 @@
 
 use super::checksum::metadata_checksum;
 use super::cursor::Cursor;
-use super::error::{Error, ErrorKind, Result};
-use super::reader::source::{bytes_needed, Source};
+use super::source::{bytes_needed, Source};
+use crate::hdf5lite::error::{Error, ErrorKind, Result};
 
 /// The header of a fractal heap: what is needed to find an object by heap ID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -303,7 +303,8 @@ pub(crate) fn check_trailing_checksum(buf: &[u8], at: u64, what: &str) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{Limits, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::Limits;
 
     fn header(root: u64, root_rows: u16) -> Vec<u8> {
         let mut h = b"FRHP".to_vec();

@@ -1,8 +1,8 @@
 //! The Data Storage - Filter Pipeline Message (0x000B). Parses version 1 (names padded to
 //! 8, odd client-data counts padded) and version 2; encodes version 2.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 use super::{pad8, utf8_name};
 
@@ -130,7 +130,8 @@ impl FilterPipeline {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn parse(bytes: &[u8]) -> Result<FilterPipeline> {
         let mut c = Cursor::new(bytes, 0, Widths::STANDARD);

@@ -2,7 +2,7 @@
 //! the file's field widths ([`Widths`]) and the absolute offset of the block, so every parse
 //! error names the byte where it happened.
 
-use super::error::{Error, Result};
+use crate::hdf5lite::error::{Error, Result};
 
 /// Per-file field widths from the superblock: "size of offsets" and "size of lengths".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

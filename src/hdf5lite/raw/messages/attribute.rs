@@ -2,9 +2,9 @@
 //! Parses versions 1 (fields padded to 8), 2 and 3 (with a name character set); encodes
 //! version 3.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::model::{CharSet, Datatype};
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 use super::{dataspace::Dataspace, datatype, pad8};
 
@@ -76,7 +76,7 @@ impl Attribute {
 
     /// Encodes a version 3 message body.
     pub fn encode(&self, e: &mut Encoder) -> Result<()> {
-        let widths = crate::hdf5lite::Widths::STANDARD;
+        let widths = crate::hdf5lite::raw::cursor::Widths::STANDARD;
         let mut dt = Encoder::new(widths);
         datatype::encode(&self.datatype, &mut dt)?;
         let mut ds = Encoder::new(widths);
@@ -103,7 +103,8 @@ impl Attribute {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn parse(bytes: &[u8]) -> Result<Attribute> {
         let mut c = Cursor::new(bytes, 0, Widths::STANDARD);

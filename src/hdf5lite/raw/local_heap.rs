@@ -2,8 +2,8 @@
 //! B-tree keys and `SNOD` entries point into by offset.
 
 use super::cursor::{Cursor, Widths};
-use super::error::{Error, Result};
-use super::reader::source::Source;
+use super::source::Source;
+use crate::hdf5lite::error::{Error, Result};
 
 /// The fixed part of a local heap: where its data segment lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

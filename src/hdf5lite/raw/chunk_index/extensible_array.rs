@@ -6,8 +6,8 @@
 
 use super::{decode_element, unravel, ChunkGrid, ChunkRecord};
 use crate::hdf5lite::error::{Error, Result};
-use crate::hdf5lite::fractal_heap::check_trailing_checksum;
-use crate::hdf5lite::reader::source::Source;
+use crate::hdf5lite::raw::fractal_heap::check_trailing_checksum;
+use crate::hdf5lite::raw::source::Source;
 
 /// Creation parameters from the header.
 #[derive(Debug, Clone, Copy)]
@@ -290,7 +290,11 @@ impl Walker<'_, '_> {
         Ok(())
     }
 
-    fn element(&mut self, c: &mut crate::hdf5lite::cursor::Cursor<'_>, index: u64) -> Result<()> {
+    fn element(
+        &mut self,
+        c: &mut crate::hdf5lite::raw::cursor::Cursor<'_>,
+        index: u64,
+    ) -> Result<()> {
         let es = self.p.element_size as usize;
         let entry = decode_element(&mut c.sub(es)?, self.p.filtered, es, self.chunk_bytes)?;
         if let Some((address, stored_size, filter_mask)) = entry {

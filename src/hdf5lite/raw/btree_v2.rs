@@ -5,9 +5,9 @@
 
 use std::collections::HashSet;
 
-use super::error::{Error, Result};
 use super::fractal_heap::check_trailing_checksum;
-use super::reader::source::{bytes_needed, Source};
+use super::source::{bytes_needed, Source};
+use crate::hdf5lite::error::{Error, Result};
 
 /// Record type of a v2 B-tree. Open: unknown types are representable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,8 +237,9 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::checksum::metadata_checksum;
-    use crate::hdf5lite::{ErrorKind, Limits, Widths};
+    use crate::hdf5lite::raw::checksum::metadata_checksum;
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::{ErrorKind, Limits};
 
     fn with_checksum(mut b: Vec<u8>) -> Vec<u8> {
         let sum = metadata_checksum(&b);

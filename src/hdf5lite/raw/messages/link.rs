@@ -2,9 +2,9 @@
 //! (0x0002), Group Info (0x000A) and Attribute Info (0x0015). Each parses and encodes
 //! version 1 (Link) or 0 (the others).
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::model::CharSet;
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 /// Where a link points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -336,7 +336,8 @@ impl AttributeInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn cur(b: &[u8]) -> Cursor<'_> {
         Cursor::new(b, 0, Widths::STANDARD)

@@ -1,8 +1,8 @@
 //! The fill-value messages: the old one (0x0004, just the value) and the new one (0x0005,
 //! versions 1–3, with allocation and write times). Encodes version 3.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 /// When storage is allocated (`H5D_ALLOC_TIME_*`).
 pub mod alloc_time {
@@ -136,7 +136,8 @@ impl FillValue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn parse(bytes: &[u8]) -> Result<FillValue> {
         FillValue::parse(&mut Cursor::new(bytes, 0, Widths::STANDARD))

@@ -2,8 +2,8 @@
 //! holding up to 2K symbol-table entries (link name offset + object header address).
 
 use super::cursor::Cursor;
-use super::error::{Error, Result};
-use super::reader::source::Source;
+use super::source::Source;
+use crate::hdf5lite::error::{Error, Result};
 
 /// One symbol-table entry. The scratch-pad is skipped: the object header is authoritative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +67,8 @@ pub fn read_node(src: &Source<'_>, addr: u64) -> Result<Vec<SymbolTableEntry>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Limits, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::{ErrorKind, Limits};
 
     fn entry(name: u8, addr: u8) -> Vec<u8> {
         let mut e = vec![name, 0, 0, 0, 0, 0, 0, 0]; // name offset in the local heap

@@ -9,9 +9,9 @@ use std::collections::HashSet;
 
 use super::checksum::metadata_checksum;
 use super::cursor::{Cursor, Encoder, Widths};
-use super::error::{Error, ErrorKind, Result};
-use super::limits::Limits;
 use super::messages::{Continuation, MessageFlags, MessageType};
+use crate::hdf5lite::error::{Error, ErrorKind, Result};
+use crate::hdf5lite::limits::Limits;
 use crate::io::ReadAt;
 
 const OHDR: &[u8; 4] = b"OHDR";

@@ -2,8 +2,8 @@
 //! epoch) and the old one (0x000E, `YYYYMMDDhhmmss` in ASCII). Readers skip them; parsed
 //! for diagnostics.
 
-use crate::hdf5lite::cursor::Cursor;
 use crate::hdf5lite::error::{Error, Result};
+use crate::hdf5lite::raw::cursor::Cursor;
 
 /// When an object was last modified.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +45,8 @@ impl ModificationTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     #[test]
     fn both_forms() {

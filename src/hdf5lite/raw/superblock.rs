@@ -6,8 +6,8 @@
 
 use super::checksum::metadata_checksum;
 use super::cursor::{Cursor, Encoder, Widths};
-use super::error::{Error, Result};
 use super::messages::SymbolTable;
+use crate::hdf5lite::error::{Error, Result};
 use crate::io::ReadAt;
 
 /// The 8-byte HDF5 format signature.
@@ -142,7 +142,7 @@ impl Superblock {
                 let computed = metadata_checksum(&c.block()[..end]);
                 if stored != computed {
                     return Err(Error::new(
-                        super::ErrorKind::Checksum,
+                        crate::hdf5lite::ErrorKind::Checksum,
                         format!("superblock checksum {stored:#010x}, computed {computed:#010x}"),
                     )
                     .at(at));

@@ -1,9 +1,9 @@
 //! The Dataspace Message (0x0001): rank, dimension sizes and optional maximum sizes.
 //! Parses versions 1 and 2; encodes version 2.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::model::Shape;
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 /// Maximum size of an extendible dimension (`H5S_UNLIMITED`).
 pub const UNLIMITED: u64 = u64::MAX;
@@ -127,7 +127,8 @@ impl Dataspace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn parse(bytes: &[u8]) -> Result<Dataspace> {
         Dataspace::parse(&mut Cursor::new(bytes, 0, Widths::STANDARD))

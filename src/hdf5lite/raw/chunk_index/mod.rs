@@ -9,7 +9,7 @@ pub mod fixed_array;
 pub mod implicit;
 pub mod single_chunk;
 
-use super::error::{Error, Result};
+use crate::hdf5lite::error::{Error, Result};
 
 /// One stored chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 //! one unlimited dimension.
 
 use super::{ChunkGrid, ChunkRecord};
-use crate::hdf5lite::btree_v2::{records as tree_records, RecordType};
-use crate::hdf5lite::cursor::Cursor;
 use crate::hdf5lite::error::{Error, Result};
-use crate::hdf5lite::reader::source::Source;
+use crate::hdf5lite::raw::btree_v2::{records as tree_records, RecordType};
+use crate::hdf5lite::raw::cursor::Cursor;
+use crate::hdf5lite::raw::source::Source;
 
 /// The chunks indexed by the v2 B-tree at `addr`.
 pub fn records(

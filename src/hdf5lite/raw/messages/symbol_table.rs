@@ -1,7 +1,7 @@
 //! The Symbol Table Message (0x0011): an old-style group's B-tree and local heap.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::Result;
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 /// Addresses of an old-style group's v1 B-tree (node type 0) and its local name heap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +32,8 @@ impl SymbolTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     #[test]
     fn round_trip_and_undefined() {

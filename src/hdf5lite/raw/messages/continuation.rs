@@ -1,8 +1,8 @@
 //! The Object Header Continuation Message (0x0010): where the next chunk of an object
 //! header lives.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::Result;
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 /// Address and length of a further object-header chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl Continuation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::Widths;
+    use crate::hdf5lite::raw::cursor::Widths;
 
     #[test]
     fn round_trip() {

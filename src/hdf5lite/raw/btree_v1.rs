@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use super::chunk_index::ChunkRecord;
 use super::cursor::{Cursor, Encoder};
-use super::error::{Error, Result};
-use super::reader::source::Source;
+use super::source::Source;
+use crate::hdf5lite::error::{Error, Result};
 
 /// Node type of a v1 B-tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,7 +263,8 @@ fn walk_node(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Limits, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::{ErrorKind, Limits};
 
     fn node(level: u8, keys_children: &[(u64, u64)], last_key: u64) -> Vec<u8> {
         let mut n = b"TREE".to_vec();

@@ -4,8 +4,8 @@
 //! the chunk indexes, whose stored element sizes say how wide filtered chunk sizes are);
 //! encodes version 3 contiguous and chunked.
 
-use crate::hdf5lite::cursor::{Cursor, Encoder};
 use crate::hdf5lite::error::{Error, Result};
+use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
 const CLASS_COMPACT: u8 = 0;
 const CLASS_CONTIGUOUS: u8 = 1;
@@ -232,7 +232,8 @@ fn parse_v4_chunked(c: &mut Cursor<'_>) -> Result<DataLayout> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdf5lite::{ErrorKind, Widths};
+    use crate::hdf5lite::raw::cursor::Widths;
+    use crate::hdf5lite::ErrorKind;
 
     fn parse(bytes: &[u8]) -> Result<DataLayout> {
         let mut c = Cursor::new(bytes, 0, Widths::STANDARD);
