@@ -724,10 +724,45 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         Ok(out)
     }
 
+    /// Fails when compact or contiguous storage cannot hold the dataspace, or lies past
+    /// the end of the file: checked before anything is sized by the dataspace.
+    fn check_storage(&self, src: &Source<'_>, es: u64) -> Result<()> {
+        let need = self
+            .len()?
+            .checked_mul(es)
+            .ok_or_else(|| Error::format("dataset size overflows"))?;
+        let (what, held) = match &self.layout {
+            DataLayout::Compact { data } => ("compact", data.len() as u64),
+            DataLayout::Contiguous {
+                address: Some(addr),
+                size,
+            } => {
+                let end = src.absolute(*addr)?.checked_add(*size);
+                if !matches!(end, Some(e) if e <= src.file_len()) {
+                    return Err(Error::format(format!(
+                        "contiguous storage of {size} bytes at address {addr} passes the end \
+                         of the file ({} bytes)",
+                        src.file_len()
+                    )));
+                }
+                ("contiguous", *size)
+            }
+            _ => return Ok(()),
+        };
+        if held < need {
+            return Err(Error::format(format!(
+                "{what} storage of {held} bytes is shorter than the {need} bytes the dataspace \
+                 needs"
+            )));
+        }
+        Ok(())
+    }
+
     /// Elements `start .. start + count` in row-major order (all of them for rank ≠ 1).
     fn read_elements(&self, start: u64, count: u64) -> Result<Vec<u8>> {
         let src = self.file.src();
         let es = self.element_size()?;
+        self.check_storage(&src, es)?;
         let mut out = self.fill_buffer(count, es)?;
         if count == 0 {
             return Ok(out);

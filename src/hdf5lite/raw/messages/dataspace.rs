@@ -91,6 +91,15 @@ impl Dataspace {
                 c.length()?;
             }
         }
+        if let Some(max) = &max_dims {
+            if let Some(i) = (0..dims.len()).find(|&i| dims[i] > max[i]) {
+                return Err(Error::format(format!(
+                    "dataspace dimension {i} of {} passes its maximum of {}",
+                    dims[i], max[i]
+                ))
+                .at(at));
+            }
+        }
         match kind {
             0 if rank == 0 => Ok(Dataspace::Scalar),
             1 if rank > 0 => Ok(Dataspace::Simple { dims, max_dims }),
@@ -205,5 +214,21 @@ mod tests {
         let err = parse(&[2, 1, 0, 1, 5, 0]).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Format);
         assert_eq!(err.offset(), Some(4));
+    }
+
+    #[test]
+    fn a_size_past_its_maximum_is_malformed() {
+        let bytes = [
+            1, 1, 1, // version 1, rank 1, max dims present
+            0, 0, 0, 0, 0, // reserved
+            0x20, 0x00, 0x00, 0x52, 0, 0, 0, 0, // dim 1,375,731,744: 32 with a damaged byte
+            32, 0, 0, 0, 0, 0, 0, 0, // max 32
+        ];
+        let err = parse(&bytes).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Format);
+        assert_eq!(
+            err.message(),
+            "dataspace dimension 0 of 1375731744 passes its maximum of 32"
+        );
     }
 }
