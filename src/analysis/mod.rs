@@ -26,6 +26,7 @@ pub mod numeric;
 pub mod overview;
 pub mod pattern;
 pub mod profile;
+pub mod quantiles;
 pub mod rows;
 pub mod units;
 
