@@ -263,8 +263,9 @@ fn hotspot_items(entries: &[Hotspot], base: f64) -> Vec<HotspotItem> {
         .collect()
 }
 
-/// The overview of `rows` (computed with [`PercentageMode::Exclusive`]
-/// (super::PercentageMode::Exclusive), so every row has its own time), with the load
+/// The overview of `rows` (computed with
+/// [`PercentageMode::Exclusive`](super::PercentageMode::Exclusive), so every row has its
+/// own time), with the load
 /// balance of the same rows and ranks (`summary_model`).
 pub fn overview(profile: &Profile, rows: &[Row], balance: Option<&Balance>) -> Overview {
     let timed: Vec<&Row> = rows.iter().filter(|r| r.total.is_some()).collect();
