@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod balance;
 pub mod calltree;
 pub mod error;
 pub mod events;
@@ -26,10 +27,13 @@ pub mod lanes;
 pub mod load;
 pub mod metadata;
 pub mod numeric;
+pub mod overview;
 pub mod pattern;
+pub mod quantiles;
 pub mod report;
 pub mod rows;
 pub mod selection;
+pub mod units;
 mod view;
 
 pub use error::{Error, Result};

@@ -59,6 +59,7 @@ enum OutputFormat {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
+    super::output::prepare(&opts.output)?;
     let selection = Selection::ranks(opts.ranks.as_deref().map(parse_ranks).transpose()?);
     let format = match opts.format {
         OutputFormat::ChromeTrace => Format::ChromeTrace,

@@ -4,7 +4,7 @@
 
 use crate::hdf5lite::writer::Chunking;
 use crate::hdf5lite::{
-    ByteOrder, CompoundMember, Data, Datatype, FileWriter, Layout, ObjectId, Shape,
+    ByteOrder, CompoundMember, Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout,
 };
 
 use super::error::Error;
@@ -245,7 +245,7 @@ fn build(
         summary_datatype(),
         rows.len() as u64,
         summaries,
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )?;
     let strings =
         |f: &dyn Fn(&RowHead<'_>) -> String| Data::VlenStrings(rows.iter().map(f).collect());
@@ -280,11 +280,11 @@ fn build(
 
     let group = w.create_group(root, names::EVENTS.name)?;
     let layout = match level {
-        Some(deflate_level) if events > 0 => Layout::Chunked(Chunking {
+        Some(deflate_level) if events > 0 => StorageLayout::Chunked(Chunking {
             elements: events.min(EVENT_CHUNK),
             deflate_level,
         }),
-        _ => Layout::Contiguous,
+        _ => StorageLayout::Contiguous,
     };
     let deltas_id = bulk_dataset(
         &mut w,
@@ -316,7 +316,7 @@ fn bulk_dataset(
     datatype: Datatype,
     len: u64,
     data: Option<Vec<u8>>,
-    layout: Layout,
+    layout: StorageLayout,
 ) -> Result<ObjectId, Error> {
     match data {
         Some(bytes) => dataset(w, parent, name, datatype, Data::Fixed(bytes)),
@@ -347,7 +347,7 @@ fn dataset(
         datatype,
         Shape::vector(len),
         data,
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )?)
 }
 

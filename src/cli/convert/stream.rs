@@ -624,6 +624,7 @@ pub fn convert(
                         let Some(unit) = units.get(u) else { break };
                         let ctx = UnitContext {
                             file,
+                            output,
                             records: &records,
                             inputs: &inputs,
                             columns: &columns,
@@ -803,6 +804,7 @@ enum Columns<'a> {
 
 struct UnitContext<'a> {
     file: &'a File,
+    output: &'a Path,
     records: &'a [&'a Streamed],
     inputs: &'a Inputs<'a>,
     columns: &'a Columns<'a>,
@@ -881,7 +883,7 @@ fn write_unit(
         }
         ctx.progress.add(16 * (piece.hi - piece.lo));
     }
-    let in_output = |e: String| Failure::new(format!("output: {e}"));
+    let in_output = |e: String| Failure::in_file(ctx.output.display(), e);
     match ctx.columns {
         Columns::Plain {
             deltas_at,

@@ -2,7 +2,7 @@
 //! checks of `read_h5` with their wording.
 
 use crate::hdf5lite::reader::File;
-use crate::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, Shape};
+use crate::hdf5lite::{Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout};
 use crate::schema::read::columnar::check_event_index;
 use crate::schema::{read, read_profile, Depth, Error, MetaValue, ProfileLayout, Span};
 
@@ -50,7 +50,7 @@ fn column(
         datatype,
         Shape::vector(n),
         data,
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )
     .unwrap();
 }
