@@ -369,6 +369,7 @@ fn meta_value(v: Value) -> Meta {
         },
         Value::Compound(members) => Meta::Str(format!("{members:?}")),
         Value::Array(items) => Meta::List(items.into_iter().map(meta_value).collect()),
+        Value::Reference(r) => Meta::Str(r.to_string()),
     }
 }
 

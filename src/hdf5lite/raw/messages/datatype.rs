@@ -1,14 +1,16 @@
 //! The Datatype Message (0x0003), mapped to and from [`model::Datatype`].
 //!
-//! Parses versions 1–3 of the classes the model covers (fixed-point, float, fixed and
-//! variable-length strings, compound, enum, array); other classes are `Unsupported`, naming
-//! the class. Encodes version 1 (version 3 for types containing an array, which version 1
-//! cannot express), as libhdf5 does with its default settings.
+//! Parses versions 1–4 of every class of the specification; a type the model cannot
+//! decode values of (a non-IEEE float, a revised reference) is
+//! [`Datatype::Unsupported`], naming what is not supported. Encodes version 1 (version 3 for
+//! types containing an array, which version 1 cannot express), as libhdf5 does with its
+//! default settings, for the classes the writer needs.
 
+use crate::hdf5lite::error::ErrorKind;
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::model::{
-    ByteOrder, CharSet, CompoundMember, Datatype, EnumMember, StrPad, StringLength,
-    VLEN_DESCRIPTOR_SIZE,
+    BitRange, ByteOrder, CharSet, CompoundMember, Datatype, EnumMember, ReferenceKind, StrPad,
+    StringLength, VLEN_DESCRIPTOR_SIZE,
 };
 use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
@@ -54,9 +56,27 @@ impl DatatypeClass {
     }
 }
 
-/// Parses a datatype message body (or an embedded datatype).
+/// Parses a datatype message body (or an embedded datatype). A valid type this crate does
+/// not decode (a non-IEEE float, a revised reference, an unknown class) is
+/// [`Datatype::Unsupported`], not an error, so the object it describes stays readable.
 pub fn parse(c: &mut Cursor<'_>) -> Result<Datatype> {
-    parse_nested(c, 0)
+    let at = c.offset();
+    let head = c
+        .block()
+        .get(c.position()..c.position() + 8)
+        .map(|h| (h[0] & 0x0f, u32::from_le_bytes([h[4], h[5], h[6], h[7]])));
+    match parse_nested(c, 0) {
+        Err(e) if e.kind() == ErrorKind::Unsupported => {
+            let (class, size) = head.unwrap_or((0, 0));
+            c.skip(c.remaining()).map_err(|e| e.at(at))?;
+            Ok(Datatype::Unsupported {
+                class,
+                size,
+                reason: e.message().to_string(),
+            })
+        }
+        other => other,
+    }
 }
 
 fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
@@ -83,20 +103,25 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
     };
     match class {
         DatatypeClass::FIXED_POINT => {
-            let bit_offset = c.u16()?;
-            let precision = c.u16()?;
-            if !matches!(size, 1 | 2 | 4 | 8) || bit_offset != 0 || u32::from(precision) != 8 * size
+            let range = bit_range(c, size, at)?;
+            let signed = bits & 0x08 != 0;
+            if range.offset == 0 && u64::from(range.precision) == 8 * u64::from(size) && size <= 16
             {
-                return Err(Error::unsupported(format!(
-                    "integer of {size} bytes with precision {precision} at bit offset {bit_offset}"
-                ))
-                .at(at));
+                Ok(Datatype::Integer {
+                    size,
+                    signed,
+                    order,
+                })
+            } else if size <= 16 {
+                Ok(Datatype::NarrowInteger {
+                    size,
+                    signed,
+                    order,
+                    bits: range,
+                })
+            } else {
+                Err(Error::unsupported(format!("integer of {size} bytes")).at(at))
             }
-            Ok(Datatype::Integer {
-                size,
-                signed: bits & 0x08 != 0,
-                order,
-            })
         }
         DatatypeClass::FLOATING_POINT => {
             let sign = (bits >> 8) & 0xff;
@@ -111,31 +136,84 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
                 c.u32()?,
             );
             let ieee = match size {
+                2 => sign == 15 && norm == 2 && fields == (0, 16, 10, 5, 0, 10, 15),
                 4 => sign == 31 && norm == 2 && fields == (0, 32, 23, 8, 0, 23, 127),
                 8 => sign == 63 && norm == 2 && fields == (0, 64, 52, 11, 0, 52, 1023),
                 _ => false,
             };
             if bits & 0x40 != 0 || !ieee {
                 return Err(Error::unsupported(format!(
-                    "floating-point type of {size} bytes that is not IEEE 754 little/big-endian"
+                    "floating-point type of {size} bytes that is not IEEE 754 binary16, 32 or 64"
                 ))
                 .at(at));
             }
             Ok(Datatype::Float { size, order })
+        }
+        DatatypeClass::TIME => {
+            let precision = c.u16()?;
+            if !matches!(size, 1..=16) || u64::from(precision) != 8 * u64::from(size) {
+                return Err(Error::unsupported(format!(
+                    "time type of {size} bytes with precision {precision}"
+                ))
+                .at(at));
+            }
+            Ok(Datatype::Time { size, order })
         }
         DatatypeClass::STRING => Ok(Datatype::String {
             length: StringLength::Fixed(size),
             charset: charset((bits >> 4) & 0x0f, at)?,
             padding: padding(bits & 0x0f, at)?,
         }),
+        DatatypeClass::BITFIELD => {
+            let range = bit_range(c, size, at)?;
+            if size > 16 {
+                return Err(Error::unsupported(format!("bit field of {size} bytes")).at(at));
+            }
+            Ok(Datatype::Bitfield {
+                size,
+                order,
+                bits: range,
+            })
+        }
+        DatatypeClass::OPAQUE => {
+            let tag_len = (bits & 0xff) as usize;
+            let raw = c.bytes(tag_len)?;
+            let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+            let tag = String::from_utf8_lossy(&raw[..end]).into_owned();
+            Ok(Datatype::Opaque { size, tag })
+        }
         DatatypeClass::COMPOUND => parse_compound(c, version, bits, size, depth),
+        DatatypeClass::REFERENCE => {
+            let kind = match (version, bits & 0x0f) {
+                (1..=3, 0) => ReferenceKind::Object,
+                (1..=3, 1) => ReferenceKind::Region,
+                (v, k) => {
+                    return Err(Error::unsupported(format!(
+                        "reference of type {k} (datatype version {v}: the references of \
+                         HDF5 1.12 and later)"
+                    ))
+                    .at(at))
+                }
+            };
+            Ok(Datatype::Reference { kind, size })
+        }
         DatatypeClass::ENUM => {
             let count = bits & 0xffff;
             let base = parse_nested(c, depth + 1)?;
+            if !matches!(
+                base,
+                Datatype::Integer { .. } | Datatype::NarrowInteger { .. }
+            ) {
+                return Err(Error::unsupported("enum over a non-integer base type").at(at));
+            }
             let width = base
                 .element_size()
                 .and_then(|s| usize::try_from(s).ok())
                 .ok_or_else(|| c.error("enum base type too large"))?;
+            // Each member takes at least one byte of name and `width` of value.
+            if count as usize > c.remaining() {
+                return Err(c.error(format!("enum of {count} members in a short message")));
+            }
             let mut names = Vec::new();
             for _ in 0..count {
                 let raw = if version >= 3 {
@@ -161,14 +239,16 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
             let kind = bits & 0x0f;
             let pad = (bits >> 4) & 0x0f;
             let cset = (bits >> 8) & 0x0f;
-            parse_nested(c, depth + 1)?; // base type (1-byte characters for strings)
+            let base = parse_nested(c, depth + 1)?;
             match kind {
                 1 => Ok(Datatype::String {
                     length: StringLength::Variable,
                     charset: charset(cset, at)?,
                     padding: padding(pad, at)?,
                 }),
-                0 => Err(Error::unsupported("variable-length sequence datatype").at(at)),
+                0 => Ok(Datatype::Sequence {
+                    base: Box::new(base),
+                }),
                 k => Err(Error::format(format!("variable-length type kind {k}")).at(at)),
             }
         }
@@ -194,6 +274,20 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
             Err(Error::unsupported(format!("datatype class {} ({})", other.name(), other.0)).at(at))
         }
     }
+}
+
+/// The bit offset and precision of a fixed-point or bit-field type, which must lie in its
+/// `size` bytes.
+fn bit_range(c: &mut Cursor<'_>, size: u32, at: u64) -> Result<BitRange> {
+    let offset = c.u16()?;
+    let precision = c.u16()?;
+    if precision == 0 || u64::from(offset) + u64::from(precision) > 8 * u64::from(size) {
+        return Err(Error::format(format!(
+            "{precision} bits at bit {offset} do not fit in {size} bytes"
+        ))
+        .at(at));
+    }
+    Ok(BitRange { offset, precision })
 }
 
 fn parse_compound(
@@ -414,6 +508,15 @@ pub fn encode(dt: &Datatype, e: &mut Encoder) -> Result<()> {
                 }
                 e.bytes(&m.value);
             }
+        }
+        Datatype::NarrowInteger { .. }
+        | Datatype::Bitfield { .. }
+        | Datatype::Opaque { .. }
+        | Datatype::Reference { .. }
+        | Datatype::Sequence { .. }
+        | Datatype::Time { .. }
+        | Datatype::Unsupported { .. } => {
+            return Err(usage("the writer does not encode this datatype class"))
         }
         Datatype::Array { base, dims } => {
             let size = dt
@@ -657,24 +760,160 @@ mod tests {
     }
 
     #[test]
-    fn unsupported_classes_are_named() {
-        let opaque = [0x15, 0, 0, 0, 4, 0, 0, 0];
-        let err = parse_bytes(&opaque).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Unsupported);
-        assert_eq!(err.message(), "datatype class opaque (5)");
-        let seq = [
-            0x19, 0, 0, 0, 16, 0, 0, 0, 0x10, 0x08, 0, 0, 4, 0, 0, 0, 0, 0, 32, 0,
-        ];
-        let err = parse_bytes(&seq).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Unsupported);
-        assert_eq!(err.message(), "variable-length sequence datatype");
-        let f16 = [
-            0x11, 0x20, 15, 0, 2, 0, 0, 0, 0, 0, 16, 0, 10, 5, 0, 10, 15, 0, 0, 0,
+    fn every_other_class_parses() {
+        let opaque = [
+            0x15, 4, 0, 0, // version 1, opaque; tag of 4 bytes (with its NUL padding)
+            4, 0, 0, 0, // size 4
+            b'r', b'a', b'w', 0, // tag "raw"
         ];
         assert_eq!(
-            parse_bytes(&f16).unwrap_err().kind(),
-            ErrorKind::Unsupported
+            parse_bytes(&opaque).unwrap(),
+            Datatype::Opaque {
+                size: 4,
+                tag: "raw".into()
+            }
         );
+        let bitfield = [
+            0x14, 0x01, 0, 0, // version 1, bit field; big-endian
+            2, 0, 0, 0, // size 2
+            3, 0, 12, 0, // 12 bits at bit 3
+        ];
+        assert_eq!(
+            parse_bytes(&bitfield).unwrap(),
+            Datatype::Bitfield {
+                size: 2,
+                order: ByteOrder::Big,
+                bits: BitRange {
+                    offset: 3,
+                    precision: 12
+                }
+            }
+        );
+        let narrow = [
+            0x10, 0x08, 0, 0, // version 1, fixed-point, signed little-endian
+            4, 0, 0, 0, // size 4
+            0, 0, 12, 0, // 12 bits at bit 0: what an n-bit dataset declares
+        ];
+        assert_eq!(
+            parse_bytes(&narrow).unwrap(),
+            Datatype::NarrowInteger {
+                size: 4,
+                signed: true,
+                order: ByteOrder::Little,
+                bits: BitRange {
+                    offset: 0,
+                    precision: 12
+                }
+            }
+        );
+        let object_ref = [0x17, 0, 0, 0, 8, 0, 0, 0]; // reference, type 0 (object), size 8
+        let region_ref = [0x17, 1, 0, 0, 12, 0, 0, 0]; // type 1 (region), size 12
+        assert_eq!(
+            parse_bytes(&object_ref).unwrap(),
+            Datatype::Reference {
+                kind: ReferenceKind::Object,
+                size: 8
+            }
+        );
+        assert_eq!(
+            parse_bytes(&region_ref).unwrap(),
+            Datatype::Reference {
+                kind: ReferenceKind::Region,
+                size: 12
+            }
+        );
+        let sequence = [
+            0x19, 0, 0, 0, 16, 0, 0, 0, // vlen, kind sequence, descriptor size 16
+            0x10, 0x08, 0, 0, 4, 0, 0, 0, 0, 0, 32, 0, // base: i32 LE
+        ];
+        assert_eq!(
+            parse_bytes(&sequence).unwrap(),
+            Datatype::Sequence {
+                base: Box::new(Datatype::Integer {
+                    size: 4,
+                    signed: true,
+                    order: ByteOrder::Little
+                })
+            }
+        );
+        let time = [0x12, 0, 0, 0, 4, 0, 0, 0, 32, 0]; // time, LE, size 4, precision 32
+        assert_eq!(
+            parse_bytes(&time).unwrap(),
+            Datatype::Time {
+                size: 4,
+                order: ByteOrder::Little
+            }
+        );
+        let f16 = [
+            0x11, 0x20, 15, 0, // float, implied normalization, sign at bit 15
+            2, 0, 0, 0, // size 2
+            0, 0, 16, 0, // offset 0, precision 16
+            10, 5, 0, 10, // exponent at 10 (5 bits), mantissa at 0 (10 bits)
+            15, 0, 0, 0, // bias 15
+        ];
+        assert_eq!(
+            parse_bytes(&f16).unwrap(),
+            Datatype::Float {
+                size: 2,
+                order: ByteOrder::Little
+            }
+        );
+    }
+
+    #[test]
+    fn unsupported_types_are_values_naming_the_reason() {
+        // bfloat16: 8 exponent bits, not IEEE binary16.
+        let bf16 = [
+            0x11, 0x20, 15, 0, 2, 0, 0, 0, 0, 0, 16, 0, 7, 8, 0, 7, 127, 0, 0, 0,
+        ];
+        assert_eq!(
+            parse_bytes(&bf16).unwrap(),
+            Datatype::Unsupported {
+                class: 1,
+                size: 2,
+                reason: "floating-point type of 2 bytes that is not IEEE 754 binary16, 32 or 64"
+                    .into()
+            }
+        );
+        // A revised reference (datatype version 4, HDF5 1.12's H5R_OBJECT2).
+        let revised = [0x47, 2, 0, 0, 64, 0, 0, 0];
+        let dt = parse_bytes(&revised).unwrap();
+        assert!(
+            matches!(
+                dt,
+                Datatype::Unsupported {
+                    class: 7,
+                    size: 64,
+                    ..
+                }
+            ),
+            "{dt:?}"
+        );
+        let unknown = [0x1b, 0, 0, 0, 4, 0, 0, 0, 1, 2];
+        assert_eq!(
+            parse_bytes(&unknown).unwrap(),
+            Datatype::Unsupported {
+                class: 11,
+                size: 4,
+                reason: "datatype class unknown (11)".into()
+            }
+        );
+        // Inside a compound, an unsupported member makes the whole type unsupported.
+        let mut compound = vec![0x36, 1, 0, 0, 2, 0, 0, 0, b'h', 0, 0];
+        compound.extend_from_slice(&bf16);
+        assert!(matches!(
+            parse_bytes(&compound).unwrap(),
+            Datatype::Unsupported { class: 6, .. }
+        ));
+        // Truncation is still malformed, not unsupported.
+        assert_eq!(
+            parse_bytes(&opaque_truncated()).unwrap_err().kind(),
+            ErrorKind::Format
+        );
+    }
+
+    fn opaque_truncated() -> Vec<u8> {
+        vec![0x15, 8, 0, 0, 4, 0, 0, 0, b'r']
     }
 
     #[test]
