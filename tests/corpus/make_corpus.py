@@ -418,6 +418,9 @@ def chunked_content(f):
         np.dtype([("a", "<i8"), ("b", "<i8")])), chunks=(4,), compression="gzip")
     f.create_dataset("empty_chunked", shape=(0,), maxshape=(None,), dtype="<i8",
                      chunks=(16,))
+    # 1490 small chunks written in order, so adjacent in the file: a range over them is a
+    # few reads of the source (tests/hdf5lite_reads.rs counts them).
+    f.create_dataset("many_chunks", data=np.arange(14_900, dtype="<i8"), chunks=(10,))
 
 
 def chunk_indexes_content(f):

@@ -15,6 +15,11 @@ use crate::io::ReadAt;
 
 /// Most bytes one merged read of adjacent chunks fetches.
 pub(super) const MAX_RUN_BYTES: u64 = 16 << 20;
+/// Largest gap between two chunks that one read spans: libhdf5 puts a chunk B-tree node
+/// (about 2 KiB) after every 64 chunks it writes, and reading past one costs less than a
+/// second read of a slow source. Chunks of another dataset in between (a whole chunk
+/// each) are not read.
+pub(super) const MAX_GAP_BYTES: u64 = 4 << 10;
 
 impl<R: ReadAt> Dataset<'_, R> {
     /// Copies elements `start .. start + count` (rank 1) or all of them (other ranks) from
@@ -130,9 +135,9 @@ impl<R: ReadAt> Dataset<'_, R> {
     }
 }
 
-/// Reads the stored bytes of `records`, merging chunks that are adjacent in the file into
-/// one read of at most [`MAX_RUN_BYTES`], and hands each chunk's bytes to `each`. A single
-/// chunk larger than `cap` is a limits error.
+/// Reads the stored bytes of `records`, merging chunks that are adjacent in the file (or
+/// at most [`MAX_GAP_BYTES`] apart) into one read of at most [`MAX_RUN_BYTES`], and hands
+/// each chunk's bytes to `each`. A single chunk larger than `cap` is a limits error.
 pub(super) fn read_runs(
     src: &Source<'_>,
     records: &[ChunkRecord],
@@ -156,8 +161,9 @@ pub(super) fn read_runs(
             .ok_or_else(|| Error::format("chunk address overflows").at(start))?;
         let mut j = i + 1;
         while let Some(next) = order.get(j) {
+            let near = next.address >= end && next.address - end <= MAX_GAP_BYTES;
             match next.address.checked_add(next.stored_size) {
-                Some(next_end) if next.address == end && next_end - start <= MAX_RUN_BYTES => {
+                Some(next_end) if near && next_end - start <= MAX_RUN_BYTES => {
                     end = next_end;
                     j += 1;
                 }

@@ -36,7 +36,7 @@ use crate::hdf5lite::limits::Limits;
 use crate::hdf5lite::model::Datatype;
 use crate::hdf5lite::raw::messages::{self, MessageFlags, MessageType, SharedMessage};
 use crate::hdf5lite::raw::object_header::{ObjectHeader, RawMessage};
-use crate::hdf5lite::raw::source::Source;
+use crate::hdf5lite::raw::source::{Source, Window};
 use crate::hdf5lite::raw::superblock::Superblock;
 use crate::io::ReadAt;
 
@@ -372,48 +372,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A [`ReadAt`] that serves reads inside one window from a single read of its source, and
-/// passes others through: an object header's prefix, first chunk and messages cost one
-/// read of a slow source.
-struct Window<'a, R: ReadAt> {
-    inner: &'a R,
-    start: u64,
-    bytes: Option<Vec<u8>>,
-}
-
-impl<'a, R: ReadAt> Window<'a, R> {
-    fn new(inner: &'a R, start: u64, len: u64) -> Self {
-        let end = start.saturating_add(len).min(inner.len());
-        let bytes = (end > start).then(|| vec![0u8; (end - start) as usize]);
-        let bytes = bytes.and_then(|mut b| inner.read_exact_at(start, &mut b).ok().map(|()| b));
-        Window {
-            inner,
-            start,
-            bytes,
-        }
-    }
-}
-
-impl<R: ReadAt> ReadAt for Window<'_, R> {
-    fn len(&self) -> u64 {
-        self.inner.len()
-    }
-
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        let inside = self.bytes.as_ref().and_then(|b| {
-            let from = usize::try_from(offset.checked_sub(self.start)?).ok()?;
-            b.get(from..from.checked_add(buf.len())?)
-        });
-        match inside {
-            Some(piece) => {
-                buf.copy_from_slice(piece);
-                Ok(())
-            }
-            None => self.inner.read_exact_at(offset, buf),
-        }
-    }
-}
-
 fn join(parent: &str, name: &str) -> String {
     if parent.ends_with('/') {
         format!("{parent}{name}")
@@ -464,39 +422,4 @@ fn check_count(n: usize, limits: Limits, path: &str) -> Result<()> {
         return Err(Error::limits(format!("{n} entries on one object")).in_object(path.to_string()));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_window_serves_reads_inside_it_from_one_read() {
-        use std::cell::Cell;
-        struct Counting<'a>(&'a [u8], Cell<u32>);
-        impl ReadAt for Counting<'_> {
-            fn len(&self) -> u64 {
-                self.0.len() as u64
-            }
-            fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-                self.1.set(self.1.get() + 1);
-                self.0.read_exact_at(offset, buf)
-            }
-        }
-        let data: Vec<u8> = (0..100).collect();
-        let src = Counting(&data, Cell::new(0));
-        let w = Window::new(&src, 10, 20);
-        let mut buf = [0u8; 5];
-        w.read_exact_at(12, &mut buf).unwrap();
-        w.read_exact_at(25, &mut buf).unwrap();
-        assert_eq!(buf, [25, 26, 27, 28, 29]);
-        assert_eq!(src.1.get(), 1);
-        w.read_exact_at(28, &mut buf).unwrap(); // past the window: read through
-        assert_eq!(buf, [28, 29, 30, 31, 32]);
-        assert_eq!(src.1.get(), 2);
-        // A window at the end of the file is clipped to it.
-        let end = Window::new(&src, 90, 20);
-        end.read_exact_at(95, &mut buf).unwrap();
-        assert_eq!(buf, [95, 96, 97, 98, 99]);
-    }
 }
