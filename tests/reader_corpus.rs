@@ -515,3 +515,137 @@ fn ls_shows_links_and_ends_on_cycles() {
         "/: no object named \"nowhere\"",
     );
 }
+
+// ------------------------------------------------------------------------------ profiles
+
+/// Runs a Python snippet with the reference's interpreter (h5py, hdf5plugin), arguments
+/// after it.
+fn python(code: &str, args: &[&Path]) {
+    let out = std::process::Command::new(support::python())
+        .arg("-c")
+        .arg(code)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `sp ARGS` in `dir`, which must succeed; its standard output.
+fn sp_in(dir: &Path, args: &[&str]) -> Vec<u8> {
+    support::run_ok(support::sp().current_dir(dir).args(args)).stdout
+}
+
+/// The JSON outputs of `inspect` (the rows, and the rows recomputed from every event) and
+/// of `export json` for `profile.h5` in `dir`.
+fn profile_outputs(dir: &Path) -> Vec<Vec<u8>> {
+    sp_in(dir, &["export", "json", "profile.h5", "-o", "export.json"]);
+    vec![
+        sp_in(dir, &["inspect", "profile.h5", "--format", "json"]),
+        sp_in(
+            dir,
+            &[
+                "inspect",
+                "profile.h5",
+                "--flat",
+                "--from-events",
+                "--format",
+                "json",
+            ],
+        ),
+        std::fs::read(dir.join("export.json")).unwrap(),
+    ]
+}
+
+/// Profiles the reference's Python writer compressed with lzf, zstd and gzip inspect and
+/// export exactly as the same profiles stored without filters (copied by h5py).
+#[test]
+fn compressed_python_profiles_read_as_uncompressed_ones() {
+    let golden = support::repo().join("tests/golden");
+    for (case, input) in [
+        ("h5_python_lzf", "lzf.h5"),
+        ("h5_python_zstd", "zstd.h5"),
+        ("h5_python_gzip_option", "gzip.h5"),
+    ] {
+        let compressed = support::scratch_dir(&format!("compressed-{case}"));
+        let plain = support::scratch_dir(&format!("plain-{case}"));
+        let src = golden.join(case).join("inputs").join(input);
+        std::fs::copy(&src, compressed.join("profile.h5")).unwrap();
+        python(
+            "import sys, h5py, hdf5plugin\n\
+             def copy(a, b):\n\
+             \x20   for k, v in a.attrs.items(): b.attrs[k] = v\n\
+             \x20   for name, obj in a.items():\n\
+             \x20       if isinstance(obj, h5py.Group): copy(obj, b.create_group(name))\n\
+             \x20       else:\n\
+             \x20           d = b.create_dataset(name, data=obj[()], dtype=obj.dtype)\n\
+             \x20           for k, v in obj.attrs.items(): d.attrs[k] = v\n\
+             with h5py.File(sys.argv[1]) as a, h5py.File(sys.argv[2], 'w') as b: copy(a, b)\n",
+            &[&src, &plain.join("profile.h5")],
+        );
+        let ours = profile_outputs(&compressed);
+        let theirs = profile_outputs(&plain);
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert!(
+                a == b,
+                "{case}: output {i} differs from the uncompressed profile's"
+            );
+        }
+        std::fs::remove_dir_all(compressed).ok();
+        std::fs::remove_dir_all(plain).ok();
+    }
+}
+
+/// A profile with foreign objects added by h5py (an object reference and a vlen sequence
+/// on its root, a group holding a region reference, an opaque dataset and one behind a
+/// filter sp lacks, a dataset beside the profile's groups) inspects and exports exactly as
+/// the profile alone, and converts to what the reference's import-native makes of it.
+#[test]
+fn a_profile_with_foreign_objects_inspects_exports_and_converts() {
+    let original = support::repo().join("tests/golden/h5_python_rich/inputs/rich.h5");
+    let plain = support::scratch_dir("foreign-plain");
+    let foreign = support::scratch_dir("foreign-added");
+    std::fs::copy(&original, plain.join("profile.h5")).unwrap();
+    std::fs::copy(&original, foreign.join("profile.h5")).unwrap();
+    python(
+        "import sys, h5py, hdf5plugin, numpy as np\n\
+         with h5py.File(sys.argv[1], 'r+') as f:\n\
+         \x20   f.attrs['foreign_ref'] = f['events/durations'].ref\n\
+         \x20   ints = h5py.vlen_dtype(np.dtype('<i2'))\n\
+         \x20   f.attrs.create('foreign_vlen', np.array([np.arange(2, dtype='<i2'), \
+         np.arange(3, dtype='<i2')], dtype=object), dtype=ints)\n\
+         \x20   g = f.create_group('foreign')\n\
+         \x20   g.attrs['region'] = f['events/durations'].regionref[0:3]\n\
+         \x20   g.create_dataset('opaque', data=np.array([b'ab', b'cd'], dtype='V2'))\n\
+         \x20   g.create_dataset('blosc', data=np.arange(100), chunks=(10,), \
+         **hdf5plugin.Blosc())\n\
+         \x20   f.create_dataset('foreign_data', data=np.arange(5.0))\n",
+        &[&foreign.join("profile.h5")],
+    );
+    // The foreign parts are there, and listed.
+    let listing = String::from_utf8(sp_in(&foreign, &["ls", "profile.h5", "--data"])).unwrap();
+    for line in [
+        "    @foreign_ref: object reference scalar = /events/durations\n",
+        "    @region: region reference scalar = /events/durations {(0)-(2)}\n",
+        "/foreign/blosc  dataset  i64 LE  [100]  chunked(10) blosc(32001)\n    \
+         ! filter 32001 (blosc) is not supported\n",
+    ] {
+        assert!(listing.contains(line), "no {line:?} in\n{listing}");
+    }
+    assert_eq!(profile_outputs(&foreign), profile_outputs(&plain));
+    sp_in(&foreign, &["convert", "profile.h5", "-o", "out.h5", "-q"]);
+    let reference = std::process::Command::new(support::python())
+        .current_dir(&plain)
+        .args(["-m", "scope_profiler", "import-native"])
+        .arg(foreign.join("profile.h5"))
+        .args(["-o", "out.h5", "-q"])
+        .output()
+        .unwrap();
+    assert!(reference.status.success());
+    support::assert_same_content(&foreign.join("out.h5"), &plain.join("out.h5"));
+    std::fs::remove_dir_all(plain).ok();
+    std::fs::remove_dir_all(foreign).ok();
+}
