@@ -1,20 +1,23 @@
 //! The LZF filter (32000), as h5py registers it: a chunk is one raw LZF stream (no header).
-//! Decoded by the `lzf` crate into a buffer of at most the expected size, so a stream that
-//! claims more is malformed, never a larger allocation.
+//! Decoded by the `lzf-rust` crate into a buffer of exactly the expected size, so a stream
+//! that claims more is malformed, never a larger allocation.
 
 use crate::hdf5lite::error::{Error, Result};
 
 /// Decompresses `input` into at most `max_len` bytes.
 pub fn decode(input: &[u8], max_len: usize, at: u64) -> Result<Vec<u8>> {
-    lzf::decompress(input, max_len).map_err(|e| {
-        let what = match e {
-            lzf::LzfError::BufferTooSmall => {
-                format!("lzf stream decompresses to more than the {max_len} bytes expected")
-            }
-            other => format!("lzf stream is corrupt: {other:?}"),
-        };
-        Error::format(what).at(at)
-    })
+    let mut out = vec![0u8; max_len];
+    match lzf_rust::decompress(input, &mut out) {
+        Ok(n) => {
+            out.truncate(n);
+            Ok(out)
+        }
+        Err(lzf_rust::Error::OutputTooSmall) => Err(Error::format(format!(
+            "lzf stream decompresses to more than the {max_len} bytes expected"
+        ))
+        .at(at)),
+        Err(e) => Err(Error::format(format!("lzf stream is corrupt: {e}")).at(at)),
+    }
 }
 
 #[cfg(test)]

@@ -3,17 +3,34 @@
 //! size plus one byte, so a frame that decompresses to more (a "zstd bomb") is malformed,
 //! and nothing larger than the chunk is ever allocated.
 
+use std::cell::RefCell;
 use std::io::Read;
+
+use ruzstd::decoding::{FrameDecoder, StreamingDecoder};
 
 use crate::hdf5lite::error::{Error, Result};
 
 /// Decompresses the frame in `input` into at most `max_len` bytes.
 pub fn decode(input: &[u8], max_len: usize, at: u64) -> Result<Vec<u8>> {
+    // The decoder's tables are kept from chunk to chunk, per thread: setting them up anew
+    // costs more than decoding an 8 KiB chunk.
+    thread_local! {
+        static FRAMES: RefCell<FrameDecoder> = RefCell::new(FrameDecoder::new());
+    }
+    FRAMES.with(|frames| decode_with(&mut frames.borrow_mut(), input, max_len, at))
+}
+
+fn decode_with(
+    frames: &mut FrameDecoder,
+    input: &[u8],
+    max_len: usize,
+    at: u64,
+) -> Result<Vec<u8>> {
     let corrupt =
         |e: &dyn std::fmt::Display| Error::format(format!("zstd frame is corrupt: {e}")).at(at);
     let mut source = input;
     let mut decoder =
-        ruzstd::decoding::StreamingDecoder::new(&mut source).map_err(|e| corrupt(&e))?;
+        StreamingDecoder::new_with_decoder(&mut source, frames).map_err(|e| corrupt(&e))?;
     // One spare byte tells "exactly full" from "would overflow".
     let mut out = vec![0u8; max_len + 1];
     let mut filled = 0;
