@@ -1,14 +1,14 @@
-//! The columnar profile model: region names, one row per (rank, region) with its calls, and
-//! the run metadata. It is what a schema-3 file holds, before encoding.
+//! The merged profile `import-native` writes: region names, one row per (rank, region) with
+//! its calls, and the run metadata: what a schema-3 file holds, before encoding.
 
 use super::likwid::LikwidByRank;
 use super::metadata::Metadata;
 
 /// One (rank, region) row of `rank_region_index` with its calls in stored order.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row {
+pub struct ProfileRow {
     pub rank: u32,
-    /// Index into [`Profile::region_names`].
+    /// Index into [`MergedProfile::region_names`].
     pub region_id: u32,
     /// Source path, `""` when unknown.
     pub source_file: String,
@@ -20,7 +20,7 @@ pub struct Row {
     pub ends: Vec<i64>,
 }
 
-impl Row {
+impl ProfileRow {
     /// Number of calls.
     pub fn call_count(&self) -> usize {
         self.starts.len()
@@ -29,17 +29,17 @@ impl Row {
 
 /// A whole columnar profile.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Profile {
+pub struct MergedProfile {
     pub metadata: Metadata,
     /// Region name of each region id.
     pub region_names: Vec<String>,
     /// Rows in file order: ranks ascending, regions in the global order within a rank.
-    pub rows: Vec<Row>,
+    pub rows: Vec<ProfileRow>,
     /// LIKWID results carried over from a `--merge` profile, written as `rank<N>/likwid`.
     pub likwid: LikwidByRank,
 }
 
-impl Profile {
+impl MergedProfile {
     /// Total number of calls over all rows (the length of the event columns).
     pub fn event_count(&self) -> u64 {
         self.rows.iter().map(|r| r.call_count() as u64).sum()
