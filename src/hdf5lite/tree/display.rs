@@ -214,10 +214,12 @@ impl Display for Filter {
 }
 
 /// A value shortened for reading: at most `max_elements` items of each list (then
-/// `… (n in all)`) and `max_chars` characters of each string (then `…`).
+/// `… (n in all)`) and `max_chars` characters of each string (then `…`). With its datatype,
+/// floats print in their own width (an f32 as `0.1`, not `0.10000000149011612`).
 #[derive(Debug, Clone, Copy)]
 pub struct ValueText<'a> {
     pub value: &'a Value,
+    pub datatype: Option<&'a Datatype>,
     pub max_elements: usize,
     pub max_chars: usize,
 }
@@ -227,13 +229,34 @@ impl<'a> ValueText<'a> {
     pub fn new(value: &'a Value) -> Self {
         ValueText {
             value,
+            datatype: None,
             max_elements: 8,
             max_chars: 64,
         }
     }
 
-    fn of(&self, value: &'a Value) -> ValueText<'a> {
-        ValueText { value, ..*self }
+    /// `value`, of type `datatype`, with the listing's caps.
+    pub fn typed(value: &'a Value, datatype: &'a Datatype) -> Self {
+        ValueText {
+            datatype: Some(datatype),
+            ..Self::new(value)
+        }
+    }
+
+    fn of(&self, value: &'a Value, datatype: Option<&'a Datatype>) -> ValueText<'a> {
+        ValueText {
+            value,
+            datatype,
+            ..*self
+        }
+    }
+
+    /// The type of the items of a list value: an array's or sequence's base.
+    fn items(&self) -> Option<&'a Datatype> {
+        match self.datatype {
+            Some(Datatype::Array { base, .. } | Datatype::Sequence { base }) => Some(base),
+            other => other,
+        }
     }
 
     /// At most `max_elements` items, then `… (n in all)`, for `total` items.
@@ -256,7 +279,10 @@ impl Display for ValueText<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self.value {
             Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => write!(f, "{x:?}"),
+            Value::Float(x) => match self.datatype {
+                Some(Datatype::Float { size, .. }) if *size <= 4 => write!(f, "{:?}", *x as f32),
+                _ => write!(f, "{x:?}"),
+            },
             Value::String(s) => {
                 let shown: String = s.chars().take(self.max_chars).collect();
                 if shown.len() < s.len() {
@@ -268,15 +294,25 @@ impl Display for ValueText<'_> {
             Value::Bytes(b) => write!(f, "bytes {}", hex(&b[..b.len().min(self.max_chars)])),
             Value::Enum { name: Some(n), .. } => f.write_str(n),
             Value::Enum { name: None, value } => write!(f, "{value}"),
-            Value::Compound(ms) => self.list(
-                f,
-                ms.iter().map(|(n, v)| format!("{n}: {}", self.of(v))),
-                ms.len(),
-                ("{", "}"),
-            ),
+            Value::Compound(ms) => {
+                let types: Vec<&Datatype> = match self.datatype {
+                    Some(Datatype::Compound { members, .. }) => {
+                        members.iter().map(|m| &m.datatype).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                self.list(
+                    f,
+                    ms.iter()
+                        .enumerate()
+                        .map(|(i, (n, v))| format!("{n}: {}", self.of(v, types.get(i).copied()))),
+                    ms.len(),
+                    ("{", "}"),
+                )
+            }
             Value::Array(vs) => self.list(
                 f,
-                vs.iter().map(|v| self.of(v).to_string()),
+                vs.iter().map(|v| self.of(v, self.items()).to_string()),
                 vs.len(),
                 ("[", "]"),
             ),
@@ -435,6 +471,16 @@ mod tests {
         let long = Value::Array((0..20).map(Value::Int).collect());
         assert_eq!(text(&long), "[0, 1, 2, 3, 4, 5, 6, 7, … (20 in all)]");
         assert_eq!(text(&Value::Float(0.1)), "0.1");
+        let f32s = Datatype::Array {
+            base: Box::new(Datatype::Float {
+                size: 4,
+                order: ByteOrder::Little,
+            }),
+            dims: vec![2],
+        };
+        let pair = Value::Array(vec![Value::Float(f64::from(0.1f32)), Value::Float(-2.5)]);
+        assert_eq!(ValueText::typed(&pair, &f32s).to_string(), "[0.1, -2.5]");
+        assert_eq!(text(&pair), "[0.10000000149011612, -2.5]");
         assert_eq!(text(&Value::Float(f64::NAN)), "NaN");
         assert_eq!(text(&Value::String("a\"b".into())), "\"a\\\"b\"");
         let s = "x".repeat(100);

@@ -5,7 +5,8 @@ use std::io::{self, Write};
 
 use super::display::{Extent, ValueText};
 use super::{LinkNode, Node, NodeKind};
-use crate::hdf5lite::model::Shape;
+use crate::hdf5lite::model::{Datatype, Shape};
+use crate::hdf5lite::reader::Value;
 use crate::hdf5lite::Error;
 
 /// Writes one line per node (`/path  dataset  i64 LE  [3]  contiguous`), its attributes
@@ -79,7 +80,7 @@ fn write_node(out: &mut impl Write, node: &Node) -> io::Result<()> {
                 "    @{}: {} {extent} = {}",
                 a.name,
                 a.datatype,
-                ValueText::new(v)
+                ValueText::typed(v, &a.datatype)
             )?,
             Err(e) => writeln!(
                 out,
@@ -95,12 +96,12 @@ fn write_node(out: &mut impl Write, node: &Node) -> io::Result<()> {
             None => {}
             Some(Err(e)) => writeln!(out, "    ! {}", reason(e))?,
             Some(Ok(values)) => match (&d.shape, values.as_slice()) {
-                (Some(Shape::Scalar), [v]) => writeln!(out, "    = {}", ValueText::new(v))?,
+                (Some(Shape::Scalar), [v]) => {
+                    writeln!(out, "    = {}", ValueText::typed(v, &d.datatype))?
+                }
                 _ => {
-                    let all = crate::hdf5lite::reader::Value::Array(Vec::new());
-                    let text = ValueText::new(&all);
                     let total = usize::try_from(d.len).unwrap_or(usize::MAX);
-                    writeln!(out, "    = {}", Listed(&text, values, total))?;
+                    writeln!(out, "    = {}", Elements(values, &d.datatype, total))?;
                 }
             },
         }
@@ -109,19 +110,20 @@ fn write_node(out: &mut impl Write, node: &Node) -> io::Result<()> {
 }
 
 /// The first elements of a dataset, with the dataset's total count.
-struct Listed<'a>(
-    &'a ValueText<'a>,
-    &'a [crate::hdf5lite::reader::Value],
-    usize,
-);
+struct Elements<'a>(&'a [Value], &'a Datatype, usize);
 
-impl std::fmt::Display for Listed<'_> {
+impl std::fmt::Display for Elements<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Listed(text, values, total) = self;
-        text.list(
+        let Elements(values, datatype, total) = *self;
+        let Some(first) = values.first() else {
+            return f.write_str("[]");
+        };
+        ValueText::typed(first, datatype).list(
             f,
-            values.iter().map(|v| ValueText::new(v).to_string()),
-            (*total).max(values.len()),
+            values
+                .iter()
+                .map(|v| ValueText::typed(v, datatype).to_string()),
+            total.max(values.len()),
             ("[", "]"),
         )
     }
