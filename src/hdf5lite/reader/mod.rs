@@ -5,7 +5,7 @@
 //! Faults stay where they are: links and attributes are read one at a time, each a
 //! `Result` ([`Group::iter_links`], [`Group::iter_attributes`]); lookup by name compares
 //! names before decoding anything else; a datatype or filter this crate cannot decode is a
-//! value of the model ([`Datatype::Unsupported`](crate::hdf5lite::Datatype::Unsupported),
+//! value of the model ([`Datatype::Unsupported`],
 //! [`Storage`]), so the object is still listed and only reading its values fails.
 //!
 //! ```

@@ -9,7 +9,7 @@
 //!
 //! Datasets too large to hold in memory are *deferred*: declared with datatype and shape
 //! only ([`FileWriter::create_deferred_dataset`]). [`FileWriter::finish_at`] writes
-//! everything else through a positional sink ([`WriteAt`](crate::io::WriteAt)) and returns each deferred
+//! everything else through a positional sink ([`WriteAt`]) and returns each deferred
 //! dataset's planned address ([`Placement`]); the caller then writes those bytes, in any
 //! order and in pieces, at their addresses. The addresses are those the same tree with the
 //! data given up front would get, so both routes produce the same bytes.

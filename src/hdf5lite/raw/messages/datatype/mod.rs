@@ -1,4 +1,4 @@
-//! The Datatype Message (0x0003), mapped to and from [`model::Datatype`].
+//! The Datatype Message (0x0003), mapped to and from the model's [`Datatype`].
 //!
 //! Parses versions 1–4 of every class of the specification; a type the model cannot
 //! decode values of (a non-IEEE float, a revised reference) is
