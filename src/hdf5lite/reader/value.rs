@@ -239,8 +239,9 @@ pub fn unpad(bytes: &[u8], padding: StrPad) -> &[u8] {
     }
 }
 
-/// An integer of 1–16 bytes in either byte order.
-pub fn int(bytes: &[u8], size: u32, signed: bool, order: ByteOrder, at: u64) -> Result<i128> {
+/// The bytes of an element of 1–16 bytes, least significant first, in 16 bytes (zero
+/// above `size`).
+fn little_endian(bytes: &[u8], size: u32, order: ByteOrder, at: u64) -> Result<[u8; 16]> {
     let n = size as usize;
     if n == 0 || n > 16 || bytes.len() != n {
         return Err(Error::unsupported(format!("integer of {size} bytes")).at(at));
@@ -250,6 +251,13 @@ pub fn int(bytes: &[u8], size: u32, signed: bool, order: ByteOrder, at: u64) -> 
     if order == ByteOrder::Big {
         le[..n].reverse();
     }
+    Ok(le)
+}
+
+/// An integer of 1–16 bytes in either byte order.
+pub fn int(bytes: &[u8], size: u32, signed: bool, order: ByteOrder, at: u64) -> Result<i128> {
+    let mut le = little_endian(bytes, size, order, at)?;
+    let n = size as usize;
     let negative = signed && le[n - 1] & 0x80 != 0;
     if negative {
         le[n..].fill(0xff);
@@ -271,16 +279,7 @@ pub fn bits_of(
     signed: bool,
     at: u64,
 ) -> Result<i128> {
-    let n = size as usize;
-    if n == 0 || n > 16 || bytes.len() != n {
-        return Err(Error::unsupported(format!("integer of {size} bytes")).at(at));
-    }
-    let mut le = [0u8; 16];
-    le[..n].copy_from_slice(bytes);
-    if order == ByteOrder::Big {
-        le[..n].reverse();
-    }
-    let raw = u128::from_le_bytes(le);
+    let raw = u128::from_le_bytes(little_endian(bytes, size, order, at)?);
     let precision = u32::from(bits.precision);
     let offset = u32::from(bits.offset);
     if precision == 0 || offset + precision > 8 * size {
