@@ -144,6 +144,7 @@ fn content_by_path(path: &Path) -> std::collections::BTreeMap<String, String> {
                 }
                 (group.attributes().expect("attributes"), "group".to_owned())
             }
+            Object::Datatype(t) => (Vec::new(), format!("datatype {:?}", t.datatype())),
             Object::Dataset(ds) => {
                 let values = ds.read_values().expect("values");
                 (
