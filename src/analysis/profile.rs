@@ -236,6 +236,10 @@ pub struct Profile {
     pub events: bool,
 }
 
+/// The most ranks a profile may claim (`mpi_size`, or the largest rank + 1): far beyond
+/// any MPI run, far below what a damaged value can ask exports to walk.
+pub const MAX_RANKS: u64 = 1 << 24;
+
 /// Which parts of a profile to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Depth {
@@ -453,6 +457,13 @@ fn load<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<Profile> {
             Some(&m) => mpi_size.max(m.saturating_add(1)),
             None => 0,
         };
+        if profile.num_ranks > MAX_RANKS {
+            // Exports walk every rank: a damaged rank or `mpi_size` must not ask for billions.
+            return Err(Error::Corrupt(format!(
+                "the profile claims {} ranks (more than {MAX_RANKS})",
+                profile.num_ranks
+            )));
+        }
         match depth {
             Depth::Metadata => {}
             Depth::Summary => {

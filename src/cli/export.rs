@@ -89,6 +89,10 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         Format::Speedscope => export::speedscope(&profile, source, &lanes, &sel, &label, out),
         Format::Json => export::json(&profile, source, &lanes, &sel, out),
     }
-    .map_err(|e| Failure::in_file(opts.output.display(), e))?;
+    .map_err(|e| match e {
+        // Only a failed write is about the output; the rest is about the profile read.
+        sp::analysis::Error::Write(_) => Failure::in_file(opts.output.display(), e),
+        _ => Failure::in_file(path.display(), e),
+    })?;
     output.commit()
 }
