@@ -236,9 +236,10 @@ pub struct Profile {
     pub events: bool,
 }
 
-/// The most ranks a profile may claim (`mpi_size`, or the largest rank + 1): far beyond
-/// any MPI run, far below what a damaged value can ask exports to walk.
-pub const MAX_RANKS: u64 = 1 << 24;
+/// The most ranks a profile may claim (`mpi_size`, or the largest rank + 1). Exports walk
+/// every rank (chrome-trace names each), so a damaged value must not ask for billions; 2^20
+/// is above the job sizes scope-profiler runs at, and a 24 KiB file claiming more is damaged.
+pub const MAX_RANKS: u64 = 1 << 20;
 
 /// Which parts of a profile to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -188,3 +188,23 @@ pub fn assert_same_content_by_our_reader(ours: &Path, expected: &Path) {
         differences.join("\n")
     );
 }
+
+/// The integers `h5dump` (Debian's libhdf5) prints for dataset `path` of `file`.
+pub fn h5dump_ints(file: &Path, path: &str) -> Vec<i64> {
+    let out = run_ok(
+        Command::new("h5dump")
+            .args(["-y", "-w", "0", "-d", path])
+            .arg(file),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let data = text
+        .split_once("DATA {")
+        .unwrap_or_else(|| panic!("h5dump printed no data for {path}: {text}"))
+        .1;
+    let data = &data[..data.find('}').unwrap_or(data.len())];
+    data.split([',', '\n', ' '])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().unwrap_or_else(|_| panic!("{path}: {t:?}")))
+        .collect()
+}
