@@ -64,15 +64,6 @@ fn two_inputs(dir: &Path) -> [(PathBuf, Vec<u8>); 2] {
     })
 }
 
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn two_converts_to_one_output_leave_one_complete_file() {
     let dir = support::scratch_dir("concurrent-converts");
@@ -105,7 +96,7 @@ fn two_converts_to_one_output_leave_one_complete_file() {
         let file = sp::hdf5lite::reader::File::open(got).unwrap();
         sp::schema::read_profile(&file).unwrap();
         assert_eq!(
-            entries(&out_dir),
+            support::listing(&out_dir),
             ["same.h5"],
             "round {round}: temporaries left"
         );

@@ -28,19 +28,11 @@ use sp::analysis::{
     SortKey,
 };
 use sp::hdf5lite::reader::{File, LinkKind, Object};
-use sp::hdf5lite::{ErrorKind, Limits};
+use sp::hdf5lite::ErrorKind;
 use sp::io::ReadAt;
 use sp::schema::{self, Merger, RegionCalls};
 
-/// Caps far below the defaults: a damaged size field must hit them, not the machine.
-const TIGHT: Limits = Limits {
-    max_metadata_bytes: 1 << 20,
-    max_chunk_bytes: 1 << 20,
-    max_read_bytes: 8 << 20,
-    max_depth: 16,
-    max_header_chunks: 64,
-    max_object_entries: 4096,
-};
+use support::TIGHT_LIMITS as TIGHT;
 
 /// The slowest one damaged file may take through every library path (unoptimised build):
 /// this, or four times what its undamaged original takes, whichever is longer (a 70 000
@@ -224,23 +216,6 @@ fn trace_boundaries(bytes: &[u8]) -> BTreeSet<u64> {
 
 // ------------------------------------------------------------------ damaged versions
 
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 21
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Keeps at most `n` of `items`, evenly spread.
 fn spread<T: Copy>(items: &[T], n: usize) -> Vec<T> {
     if items.len() <= n {
@@ -254,7 +229,7 @@ fn spread<T: Copy>(items: &[T], n: usize) -> Vec<T> {
 /// counts); and flips at random offsets.
 fn damaged(original: &[u8], boundaries: &BTreeSet<u64>, seed: u64) -> Vec<(String, Vec<u8>)> {
     let n = original.len();
-    let mut rng = Lcg(seed);
+    let mut rng = support::Lcg(seed);
     let mut cuts = BTreeSet::new();
     for &b in boundaries {
         for at in [b.saturating_sub(1), b, b + 1] {

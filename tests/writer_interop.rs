@@ -298,7 +298,10 @@ fn check_tree(tree: &Tree) {
     std::fs::write(&file, bytes).unwrap();
 
     assert_eq!(readback("tree", &file), Json::Object(expected));
-    for (name, in_sub, values, _) in tree {
+    // h5dump reads the whole file, and each integer dataset's numbers; `h5dump -d` takes
+    // `[` as the start of a subset, so datasets with one in their name are read only whole.
+    support::run_ok(Command::new("h5dump").arg(&file));
+    for (name, in_sub, values, _) in tree.iter().filter(|t| !t.0.contains('[')) {
         let path = if *in_sub {
             format!("/sub/{name}")
         } else {
