@@ -94,3 +94,12 @@ else
     echo "setup-env: rustup not found; install Rust (rustup) first" >&2
     exit 1
 fi
+
+# --- robustness (issue 12): the libhdf5 version matrix's venvs -------------------------
+# One venv per libhdf5 version (h5py wheels bundling 1.12, 1.14, 2.0) under target/matrix/,
+# made once and reused; tests/version_matrix.rs calls the same script.
+if ! "$REPO/scripts/matrix-venvs.sh" >"$LOG" 2>&1; then
+    echo "setup-env: failed: scripts/matrix-venvs.sh" >&2
+    cat "$LOG" >&2
+    exit 1
+fi
