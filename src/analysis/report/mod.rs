@@ -30,7 +30,8 @@
 //! ```
 
 mod csv;
-mod format;
+pub(crate) mod format;
+pub(crate) mod grid;
 mod json;
 mod table;
 
