@@ -20,6 +20,7 @@
 
 pub mod balance;
 pub mod calltree;
+pub mod compare;
 pub mod error;
 pub mod events;
 pub mod export;

@@ -13,7 +13,7 @@ use super::format::{
     clip, fmt_count, fmt_dur, fmt_sci, is_upper, python_g6, tree_prefix, truncate, wrap,
 };
 use super::grid::{column_widths, draw};
-use super::{Column, FileReport, ReportOptions};
+use super::{gpu_timing_warning, Column, FileReport, ReportOptions};
 
 /// A percentage with two decimals, `-` when there is none.
 fn pct(percent: Option<f64>) -> String {
@@ -296,25 +296,7 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
     hidden.reverse();
     s.push_str(&draw(&headers, &table, &widths));
     let mut notes: Vec<String> = Vec::new();
-    let heavy: Vec<&str> = {
-        let mut v: Vec<&str> = rows
-            .iter()
-            .filter(|r| matches!((r.gpu_total, r.total), (Some(g), Some(t)) if g > 2.0 * t))
-            .map(|r| r.name.as_str())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    if !heavy.is_empty() {
-        notes.push(format!(
-            "Warning: GPU time exceeds CPU time by more than 2x for {}. This may indicate \
-             asynchronous GPU work; CPU time can measure enqueue time rather than device \
-             execution. Use GPU metrics or opt in to gpu_sync_on_exit=True (disables CPU/GPU \
-             overlap).",
-            heavy.join(", ")
-        ));
-    }
+    notes.extend(gpu_timing_warning(rows));
     if !hidden.is_empty() {
         notes.push(format!(
             "Hidden to fit the terminal: {} (widen it, choose --columns, or use --format csv).",
