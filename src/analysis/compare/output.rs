@@ -15,6 +15,7 @@ use serde_json::{json, Map, Value as Json};
 
 use super::{Budget, CheckOutcome, Comparison, DiffRow, Metric};
 use crate::analysis::metadata::label;
+use crate::analysis::report::csv::cell;
 use crate::analysis::report::format::python_g;
 use crate::analysis::report::grid::{column_widths, draw};
 use crate::analysis::report::Format;
@@ -287,15 +288,6 @@ fn write_csv(
         writeln!(out, "{}", cells.join(","))?;
     }
     Ok(())
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a newline.
-fn cell(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]

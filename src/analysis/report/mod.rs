@@ -29,7 +29,7 @@
 //! # Ok(()) }
 //! ```
 
-mod csv;
+pub(crate) mod csv;
 pub(crate) mod format;
 pub(crate) mod grid;
 mod json;
