@@ -359,3 +359,67 @@ fn bad_arguments_and_files_are_one_line_errors() {
     let ranks = ours(&["diff", C_TRACE, FORTRAN, "--ranks", "3-1"]);
     assert_eq!(ranks.status.code(), Some(2), "{}", show(&ranks));
 }
+
+/// GPU timings (written by the reference's writer with a stand-in device clock): the GPU
+/// metrics and the warning `diff` prints when device time far exceeds CPU time.
+#[test]
+fn gpu_metrics_and_warnings_print_as_the_reference() {
+    let dir = support::scratch_dir("compare-gpu");
+    let script = support::repo().join("tests/compare/make_gpu_profiles.py");
+    support::run_ok(
+        Command::new(support::python())
+            .current_dir(&dir)
+            .arg(script)
+            .args(["a.h5", "b.h5"]),
+    );
+    let run = |program: Command, args: &[&str]| -> Output {
+        let mut cmd = program;
+        cmd.current_dir(&dir).args(args).output().expect("run")
+    };
+    let reference_in_dir = |args: &[&str]| {
+        let mut cmd = Command::new(support::python());
+        cmd.args(["-m", "scope_profiler"]);
+        run(cmd, args)
+    };
+    let cases: [(&[&str], i32); 5] = [
+        (&["diff", "a.h5", "b.h5"], 0),
+        (&["diff", "a.h5", "b.h5", "--metric", "gpu_total"], 0),
+        (
+            &[
+                "diff", "b.h5", "a.h5", "--metric", "gpu_avg", "--sort", "pct",
+            ],
+            0,
+        ),
+        (&["diff", "a.h5", "b.h5", "--metric", "p50"], 0),
+        (
+            &[
+                "check",
+                "a.h5",
+                "b.h5",
+                "--metric",
+                "gpu_avg",
+                "--max-regression",
+                "10",
+            ],
+            1,
+        ),
+    ];
+    for (args, status) in cases {
+        let expected = reference_in_dir(args);
+        let got = run(support::sp(), args);
+        assert_eq!(expected.status.code(), Some(status), "{}", show(&expected));
+        assert_eq!(got.status.code(), Some(status), "{}", show(&got));
+        let text = String::from_utf8_lossy(&got.stdout);
+        assert_eq!(
+            text,
+            String::from_utf8_lossy(&expected.stdout),
+            "sp {args:?}"
+        );
+        if args[0] == "diff" {
+            assert!(
+                text.contains("\na: Warning: GPU time exceeds CPU time by more than 2x for "),
+                "{text}"
+            );
+        }
+    }
+}
