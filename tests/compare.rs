@@ -423,3 +423,25 @@ fn gpu_metrics_and_warnings_print_as_the_reference() {
         }
     }
 }
+
+/// Random golden pairs with random options (`tests/compare/sweep.py`, a fixed seed): every
+/// output and exit status equals the reference's.
+#[test]
+fn random_golden_pairs_match_the_reference() {
+    let sp = std::env::var_os("SP_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_BIN_EXE_sp")));
+    let out = Command::new(support::python())
+        .current_dir(support::repo())
+        .arg("tests/compare/sweep.py")
+        .arg(sp)
+        .args(["11", "80"])
+        .output()
+        .expect("run sweep.py");
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).ends_with("80 cases, 0 differ\n"),
+        "{}",
+        show(&out)
+    );
+}
