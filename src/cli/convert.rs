@@ -9,13 +9,12 @@ use sp::hdf5lite;
 use sp::schema::{self, Merger, RegionCalls};
 use sp::trace;
 
-mod packer;
 mod progress;
 mod stream;
 
 use super::inputs::{self, InputPath};
-use super::local_file::LocalFile;
-use super::output::write_atomically;
+use super::local_file::{FileSink, LocalFile};
+use super::output::{write_atomically, AtomicOutput};
 use super::{summary, Failure};
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
@@ -94,7 +93,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         }
     };
     match opts.compress {
-        Some(level) => stream::write_compressed(&profile, &opts.output, level)?,
+        Some(level) => {
+            let out = AtomicOutput::create(&opts.output)?;
+            sp::convert::write_compressed(&profile, level, &mut FileSink(out.file()))
+                .map_err(|e| failure(e, &opts.output))?;
+            out.commit()?;
+        }
         None => {
             let file = schema::write::to_hdf5(&profile)
                 .map_err(|e| Failure::in_file(opts.output.display(), e))?;
@@ -133,28 +137,35 @@ fn run_streaming(opts: &Opts, paths: &[InputPath]) -> Result<(), Failure> {
         .map(|m| m.len())
         .sum();
     progress.set_total(input_bytes.saturating_mul(2));
-    let converted = progress.around(|| {
-        stream::convert(
-            &files,
-            &names,
-            &label,
-            &opts.output,
-            opts.compress,
-            &progress,
-        )
-    })?;
+    let options = sp::convert::Options {
+        label: Some(label),
+        compress: opts.compress,
+    };
+    let converted =
+        progress.around(|| stream::convert(&files, &names, &options, &opts.output, &progress))?;
     if !opts.quiet {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
-        let _ = summary::print_rows(
-            &converted.region_names,
-            converted.totals.into_iter(),
-            &mut out,
-        )
-        .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
+        let rows = converted.rows.iter().map(|r| summary::RowTotal {
+            region_id: r.region_id,
+            calls: r.calls,
+            total_ns: r.total_ns,
+        });
+        let _ = summary::print_rows(&converted.region_names, rows, &mut out)
+            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
     }
     Ok(())
+}
+
+/// A conversion error in the words of the CLI, the one place they are mapped: input errors
+/// name their input, the output's errors the output file.
+fn failure(e: sp::convert::Error, output: &Path) -> Failure {
+    if e.is_output() {
+        Failure::in_file(output.display(), e)
+    } else {
+        Failure::new(e.to_string())
+    }
 }
 
 /// Reads one input and adds its rank(s) to the merge.

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use sp::schema::stats::exact_total;
 use sp::schema::Profile;
 
 /// Per-region totals of a profile, in region-id order.
@@ -19,12 +20,7 @@ fn totals(profile: &Profile) -> Vec<RegionTotals> {
         profile.rows.iter().map(|row| RowTotal {
             region_id: row.region_id,
             calls: row.call_count() as u64,
-            total_ns: row
-                .starts
-                .iter()
-                .zip(&row.ends)
-                .map(|(s, e)| i128::from(*e) - i128::from(*s))
-                .sum::<i128>(),
+            total_ns: exact_total(&row.starts, &row.ends),
         }),
     )
 }

@@ -78,6 +78,16 @@ impl Summary {
     }
 }
 
+/// The exact sum of the durations `ends[i] - starts[i]` (no wrapping, unlike
+/// [`Summary::total`]): what a printed total is computed from.
+pub fn exact_total(starts: &[i64], ends: &[i64]) -> i128 {
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(s, e)| i128::from(*e) - i128::from(*s))
+        .sum()
+}
+
 /// Everything of a [`Summary`] but `m2`, accumulated from calls given in order and in
 /// blocks of any size, so a region of any length is summarised in bounded memory. `m2` needs
 /// the mean first: feed the durations again to [`squared_deviation_sum`].
