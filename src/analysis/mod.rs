@@ -16,15 +16,19 @@
 //! # Ok(()) }
 //! ```
 
+pub mod balance;
 pub mod calltree;
 pub mod error;
 pub mod events;
 pub mod export;
 pub mod lanes;
 pub mod numeric;
+pub mod overview;
 pub mod pattern;
 pub mod profile;
+pub mod quantiles;
 pub mod rows;
+pub mod units;
 
 pub use error::{Error, Result};
 pub use events::{EventReader, Loaded, RowEvents, RowSource, Span};

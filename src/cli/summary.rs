@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use sp::schema::stats::exact_total;
-use sp::schema::Profile;
+use sp::schema::MergedProfile;
 
 /// Per-region totals of a profile, in region-id order.
 struct RegionTotals {
@@ -14,7 +14,7 @@ struct RegionTotals {
     total_ns: i128,
 }
 
-fn totals(profile: &Profile) -> Vec<RegionTotals> {
+fn totals(profile: &MergedProfile) -> Vec<RegionTotals> {
     region_totals(
         &profile.region_names,
         profile.rows.iter().map(|row| RowTotal {
@@ -73,7 +73,7 @@ pub fn human_duration(ns: f64) -> String {
 }
 
 /// Prints the summary table to `out`.
-pub fn print(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
+pub fn print(profile: &MergedProfile, out: &mut dyn Write) -> io::Result<()> {
     print_totals(totals(profile), out)
 }
 

@@ -4,7 +4,7 @@
 
 use crate::io::WriteAt;
 use crate::schema::write::{encode_events, to_hdf5_deferred, RowHead};
-use crate::schema::{likwid, Profile, Summary};
+use crate::schema::{likwid, MergedProfile, Summary};
 
 use super::error::Error;
 use super::pack::{ChunkAppender, PackScratch, Packer};
@@ -13,7 +13,7 @@ use super::BLOCK;
 
 /// Writes `profile` to `out` with its event columns chunked and deflated at `level`.
 pub fn write_compressed<W: WriteAt + ?Sized>(
-    profile: &Profile,
+    profile: &MergedProfile,
     level: u8,
     out: &mut W,
 ) -> Result<(), Error> {

@@ -78,16 +78,6 @@ impl Summary {
     }
 }
 
-/// The exact sum of the durations `ends[i] - starts[i]` (no wrapping, unlike
-/// [`Summary::total`]): what a printed total is computed from.
-pub fn exact_total(starts: &[i64], ends: &[i64]) -> i128 {
-    starts
-        .iter()
-        .zip(ends)
-        .map(|(s, e)| i128::from(*e) - i128::from(*s))
-        .sum()
-}
-
 /// Everything of a [`Summary`] but `m2`, accumulated from calls given in order and in
 /// blocks of any size, so a region of any length is summarised in bounded memory. `m2` needs
 /// the mean first: feed the durations again to [`squared_deviation_sum`].
@@ -227,6 +217,16 @@ impl SummaryBuilder {
             ..self.summary
         }
     }
+}
+
+/// The exact total duration of the calls `(starts[i], ends[i])` in ns, without the i64
+/// wrapping of [`Summary::total`]: what a printed summary shows.
+pub fn exact_total(starts: &[i64], ends: &[i64]) -> i128 {
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(s, e)| i128::from(*e) - i128::from(*s))
+        .sum()
 }
 
 /// `m2` from the pairwise sum of squared deviations over `count` calls: `np.var(d) * n`,
@@ -449,6 +449,15 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 15);
+    }
+
+    #[test]
+    fn exact_total_does_not_wrap() {
+        assert_eq!(exact_total(&[0, 10], &[5, 8]), 3);
+        assert_eq!(
+            exact_total(&[i64::MIN, i64::MIN], &[i64::MAX, i64::MAX]),
+            2 * (i128::from(i64::MAX) - i128::from(i64::MIN))
+        );
     }
 
     #[test]

@@ -1,0 +1,304 @@
+//! Percentiles of one region's calls read from the event columns on demand, for a table
+//! that was built from the index: the same values `np.percentile` gives over the pooled
+//! durations (see [`percentile_sorted`](super::numeric::percentile_sorted)), in bounded memory whatever the region's
+//! size. Up to [`IN_MEMORY_CALLS`] calls are sorted in memory; larger regions are read in
+//! blocks several times, narrowing down the needed order statistics 16 bits at a time.
+
+use crate::io::ReadAt;
+
+use super::error::Result;
+use super::events::{EventReader, Span, SUMMARY_BLOCK};
+use super::numeric::seconds;
+use super::profile::{RankCalls, Region};
+
+/// Regions with at most this many calls on the selected ranks are sorted in memory
+/// (32 MiB of durations).
+pub const IN_MEMORY_CALLS: u64 = 1 << 22;
+
+/// The percentiles of the region table's columns.
+pub const QUANTILES: [f64; 3] = [50.0, 95.0, 99.0];
+
+/// p50, p95 and p99 of a region's calls, in seconds; `None` without calls.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Percentiles {
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+}
+
+/// The rows of `region` on `ranks` (all when `None`), as the region table pools them.
+pub fn selected_rows<'r>(region: &'r Region, ranks: Option<&[u32]>) -> Vec<&'r RankCalls> {
+    match ranks {
+        None => region.ranks.iter().collect(),
+        Some(list) => list.iter().filter_map(|&r| region.rank(r)).collect(),
+    }
+}
+
+/// The calls [`region_percentiles`] will read: the number of events in the selected rows.
+pub fn calls_to_read(region: &Region, ranks: Option<&[u32]>) -> u64 {
+    selected_rows(region, ranks)
+        .iter()
+        .map(|r| r.span.map_or(0, |s| s.count))
+        .sum()
+}
+
+/// The percentiles of `region`'s calls on `ranks` (all when `None`). Rows read by
+/// [`Profile::read_index`](super::Profile::read_index) are read through `reader` (which
+/// may be `None` only when no row points at events); rows with loaded calls are used as
+/// they are.
+pub fn region_percentiles<R: ReadAt>(
+    reader: Option<&EventReader<'_, R>>,
+    region: &Region,
+    ranks: Option<&[u32]>,
+) -> Result<Percentiles> {
+    percentiles_in(reader, region, ranks, IN_MEMORY_CALLS, SUMMARY_BLOCK)
+}
+
+/// Where a region's durations come from.
+struct Durations<'a, 'f, R: ReadAt> {
+    reader: Option<&'a EventReader<'f, R>>,
+    rows: Vec<&'a RankCalls>,
+    block: u64,
+}
+
+impl<R: ReadAt> Durations<'_, '_, R> {
+    fn count(&self) -> u64 {
+        self.rows
+            .iter()
+            .map(|r| r.span.map_or(r.starts.len() as u64, |s| s.count))
+            .sum()
+    }
+
+    /// Calls `f` with every duration (ns), a block at a time.
+    fn each_block(&self, mut f: impl FnMut(&[i64])) -> Result<()> {
+        for row in &self.rows {
+            let Some(span) = row.span else {
+                let d: Vec<i64> = row.durations_ns().collect();
+                f(&d);
+                continue;
+            };
+            let Some(reader) = self.reader else {
+                if span.count == 0 {
+                    continue;
+                }
+                return Err(super::Error::Corrupt(
+                    "the index points at events but the file has no /events".into(),
+                ));
+            };
+            let mut done = 0;
+            while done < span.count {
+                let n = (span.count - done).min(self.block);
+                // Each block's durations are right even where its prefix sum of start deltas
+                // starts from zero: a duration does not depend on where the block begins.
+                let calls = reader.read(Span {
+                    offset: span.offset + done,
+                    count: n,
+                })?;
+                let d: Vec<i64> = calls
+                    .starts
+                    .iter()
+                    .zip(&calls.ends)
+                    .map(|(s, e)| e.wrapping_sub(*s))
+                    .collect();
+                f(&d);
+                done += n;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn percentiles_in<R: ReadAt>(
+    reader: Option<&EventReader<'_, R>>,
+    region: &Region,
+    ranks: Option<&[u32]>,
+    in_memory: u64,
+    block: u64,
+) -> Result<Percentiles> {
+    let source = Durations {
+        reader,
+        rows: selected_rows(region, ranks),
+        block: block.max(1),
+    };
+    let n = source.count();
+    let Some(last) = n.checked_sub(1) else {
+        return Ok(Percentiles::default());
+    };
+    // numpy's linear method needs, per quantile, the order statistics below and above its
+    // virtual index. Durations sort like their seconds (ns → s is monotonic), so the k-th
+    // smallest duration in ns gives the k-th smallest in seconds.
+    let positions: Vec<(u64, u64)> = QUANTILES
+        .iter()
+        .map(|q| {
+            let below = (last as f64 * (q / 100.0)).floor().max(0.0) as u64;
+            let lo = below.min(last);
+            (lo, (lo + 1).min(last))
+        })
+        .collect();
+    let mut wanted: Vec<u64> = positions.iter().flat_map(|&(a, b)| [a, b]).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let values = if n <= in_memory {
+        let mut all: Vec<i64> = Vec::new();
+        source.each_block(|d| all.extend_from_slice(d))?;
+        all.sort_unstable();
+        wanted
+            .iter()
+            .map(|&k| all.get(k as usize).copied().unwrap_or(0))
+            .collect()
+    } else {
+        select(&source, &wanted)?
+    };
+    let at = |k: u64| seconds(values[wanted.binary_search(&k).unwrap_or(0)]);
+    let p = |i: usize| {
+        let (lo, hi) = positions[i];
+        Some(interpolate(QUANTILES[i], last, at(lo), at(hi)))
+    };
+    Ok(Percentiles {
+        p50: p(0),
+        p95: p(1),
+        p99: p(2),
+    })
+}
+
+/// `np.percentile`'s linear interpolation between the order statistics `a` (at the floor
+/// of the virtual index) and `b` (the next one): the arithmetic of
+/// [`percentile_sorted`](super::numeric::percentile_sorted) step for step, for callers that hold only those two.
+fn interpolate(q: f64, last: u64, a: f64, b: f64) -> f64 {
+    let virtual_index = last as f64 * (q / 100.0);
+    let gamma = virtual_index - virtual_index.floor();
+    let diff = b - a;
+    if gamma >= 0.5 {
+        b - diff * (1.0 - gamma)
+    } else {
+        a + diff * gamma
+    }
+}
+
+/// An order-preserving map of durations to unsigned keys.
+fn key(d: i64) -> u64 {
+    (d as u64) ^ (1 << 63)
+}
+
+/// The durations at sorted positions `wanted` (ascending, unique), by radix selection:
+/// each pass reads every duration once and fixes the next 16 bits of every wanted key.
+fn select<R: ReadAt>(source: &Durations<'_, '_, R>, wanted: &[u64]) -> Result<Vec<i64>> {
+    // Per wanted position: the key prefix fixed so far, and its rank among the keys with
+    // that prefix.
+    let mut prefix = vec![0u64; wanted.len()];
+    let mut rank = wanted.to_vec();
+    for pass in 0..4u32 {
+        let shift = 48 - 16 * pass;
+        let high = |k: u64| if pass == 0 { 0 } else { k >> (shift + 16) };
+        // One histogram per distinct prefix.
+        let mut prefixes: Vec<u64> = prefix.clone();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        let mut histograms = vec![vec![0u64; 1 << 16]; prefixes.len()];
+        source.each_block(|block| {
+            for &d in block {
+                let k = key(d);
+                if let Ok(i) = prefixes.binary_search(&high(k)) {
+                    histograms[i][((k >> shift) & 0xffff) as usize] += 1;
+                }
+            }
+        })?;
+        for (p, r) in prefix.iter_mut().zip(rank.iter_mut()) {
+            let i = prefixes.binary_search(p).unwrap_or(0);
+            let mut digit = 0usize;
+            for (bucket, &count) in histograms[i].iter().enumerate() {
+                if *r < count {
+                    digit = bucket;
+                    break;
+                }
+                *r -= count;
+            }
+            *p = (*p << 16) | digit as u64;
+        }
+    }
+    Ok(prefix.into_iter().map(|k| (k ^ (1 << 63)) as i64).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::numeric;
+    use crate::analysis::Profile;
+    use crate::hdf5lite::reader::File;
+
+    fn region_of(durations: &[i64]) -> Region {
+        let mut start = 0;
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for &d in durations {
+            starts.push(start);
+            ends.push(start + d);
+            start += 1000;
+        }
+        Region {
+            name: "r".into(),
+            ranks: vec![RankCalls {
+                rank: 0,
+                starts,
+                ends,
+                ..RankCalls::default()
+            }],
+        }
+    }
+
+    fn numpy(durations: &[i64]) -> Percentiles {
+        let s: Vec<f64> = durations.iter().map(|&d| seconds(d)).collect();
+        Percentiles {
+            p50: numeric::percentile(&s, 50.0),
+            p95: numeric::percentile(&s, 95.0),
+            p99: numeric::percentile(&s, 99.0),
+        }
+    }
+
+    #[test]
+    fn radix_selection_equals_sorting() {
+        let mut x: u64 = 12345;
+        let mut durations: Vec<i64> = (0..5000)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 33) % 1_000_000_000) as i64 - 1000
+            })
+            .collect();
+        durations.extend([0, 0, 7, 7, 7, i64::MAX / 4, -5]);
+        let region = region_of(&durations);
+        let want = numpy(&durations);
+        let none: Option<&EventReader<'_, &[u8]>> = None;
+        for in_memory in [0, u64::MAX] {
+            let got = percentiles_in(none, &region, None, in_memory, 64).unwrap();
+            assert_eq!(got, want, "in_memory {in_memory}");
+        }
+        assert_eq!(
+            percentiles_in(none, &region_of(&[]), None, 0, 64).unwrap(),
+            Percentiles::default()
+        );
+        assert_eq!(
+            percentiles_in(none, &region_of(&[42]), None, 0, 64).unwrap(),
+            numpy(&[42])
+        );
+    }
+
+    #[test]
+    fn streamed_percentiles_equal_the_whole_read() {
+        // Schema 3 gzip chunks of start deltas: blocks of 1000 cross chunk boundaries.
+        let bytes = include_bytes!("../../tests/corpus/golden/chunked_big.h5");
+        let file = File::open(&bytes[..]).unwrap();
+        let index = Profile::read_index(&file).unwrap();
+        let whole = Profile::read(&file).unwrap();
+        let reader = EventReader::open(&file).unwrap();
+        for region in &index.regions {
+            let loaded = whole.region(&region.name).unwrap();
+            let durations: Vec<i64> = loaded.ranks.iter().flat_map(|r| r.durations_ns()).collect();
+            for in_memory in [0, u64::MAX] {
+                let got = percentiles_in(reader.as_ref(), region, None, in_memory, 1000).unwrap();
+                assert_eq!(got, numpy(&durations), "{} {in_memory}", region.name);
+            }
+            assert_eq!(calls_to_read(region, None), durations.len() as u64);
+        }
+    }
+}
