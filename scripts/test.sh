@@ -17,8 +17,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "tests"
 cargo test --workspace
 
-step "the library builds for WebAssembly"
+step "the library builds for WebAssembly, with the test that drives every front end through it"
 cargo build --lib --no-default-features --target wasm32-unknown-unknown
+cargo test -p sp-front-ends --no-run --target wasm32-unknown-unknown
 
 step "static musl release build passes the golden tests"
 cargo build --release --target x86_64-unknown-linux-musl

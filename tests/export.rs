@@ -403,15 +403,16 @@ impl sp::io::ReadAt for CountingReader {
 
 #[test]
 fn exports_stream_row_by_row() {
-    use sp::analysis::{export, EventReader, Lanes, Loaded, Profile, Selection};
+    use sp::analysis::{export, load, Lanes, Loaded, Selection};
     use sp::hdf5lite::reader::File;
+    use sp::schema::{EventReader, Profile};
 
     // 8503 calls in chunks of 1024 events (8 KiB), 68 KiB per event column.
     let path = support::repo().join("tests/golden/chunked/expected/big.h5");
     let bytes = std::fs::read(&path).expect("read golden");
     let column_bytes = 8503 * 8;
     let whole = File::open(bytes.as_slice()).expect("open");
-    let loaded = Profile::read(&whole).expect("read");
+    let loaded = load::read_full(&whole).expect("read");
     let lanes = Lanes::read(&whole).expect("lanes");
     type Exporter = fn(
         &Profile,
@@ -437,7 +438,7 @@ fn exports_stream_row_by_row() {
             total: 0.into(),
         };
         let file = File::open(&counting).expect("open");
-        let index = Profile::read_index(&file).expect("index");
+        let index = load::read_index(&file).expect("index");
         assert!(index
             .regions
             .iter()

@@ -13,9 +13,10 @@ use std::collections::HashMap;
 
 use super::calltree;
 use super::numeric::{self, seconds};
-use super::profile::{Profile, RankCalls};
-use super::rows::{selected_regions, Row, Selection};
+use super::rows::{selected_regions, RegionRow};
+use super::selection::Selection;
 use super::units::duration_text;
+use crate::schema::{Profile, RankCalls};
 
 /// The session root's region name.
 pub const SESSION: &str = "scope_profiler.session";
@@ -110,7 +111,7 @@ pub fn deviation(value: f64, mean: f64) -> Option<(i8, f64)> {
 
 /// Whether the balance compares own times: every timed row but the session's is a row of
 /// the call tree.
-pub fn own_times(rows: &[Row]) -> bool {
+pub fn own_times(rows: &[RegionRow]) -> bool {
     let mut timed = rows
         .iter()
         .filter(|r| r.total.is_some() && r.name != SESSION)
@@ -120,7 +121,11 @@ pub fn own_times(rows: &[Row]) -> bool {
 
 /// The load balance over `ranks` (all when `None`) of the regions in `rows`
 /// (`_rank_balance`); `None` with fewer than two ranks or no region with time.
-pub fn rank_balance(profile: &Profile, rows: &[Row], ranks: Option<&[u32]>) -> Option<Balance> {
+pub fn rank_balance(
+    profile: &Profile,
+    rows: &[RegionRow],
+    ranks: Option<&[u32]>,
+) -> Option<Balance> {
     let in_range = |r: u32| u64::from(r) < profile.num_ranks;
     let mut selected: Vec<u32> = match ranks {
         Some(list) => list.iter().copied().filter(|&r| in_range(r)).collect(),
@@ -223,7 +228,7 @@ fn own_seconds(
     if row.calls() == 0 {
         return 0.0;
     }
-    if let Some(s) = &row.stored {
+    if let Some(s) = &row.statistics {
         return seconds(s.exclusive);
     }
     if let Some(x) = row.exclusive_total {
