@@ -14,6 +14,8 @@ use crate::trace::TraceError;
 pub enum Error {
     /// An input could not be read.
     Read { input: String, source: io::Error },
+    /// An input `.h5` could not be opened.
+    Open { input: String, source: io::Error },
     /// An input trace is malformed.
     Trace { input: String, source: TraceError },
     /// An input `.h5` could not be opened as HDF5.
@@ -45,6 +47,7 @@ impl Error {
     pub fn input(&self) -> Option<&str> {
         match self {
             Error::Read { input, .. }
+            | Error::Open { input, .. }
             | Error::Trace { input, .. }
             | Error::Hdf5 { input, .. }
             | Error::Profile { input, .. } => Some(input),
@@ -72,6 +75,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Read { input, source } => write!(f, "{input}: cannot read: {source}"),
+            Error::Open { input, source } => write!(f, "{input}: cannot open: {source}"),
             Error::Trace { input, source } => write!(f, "{input}: {source}"),
             Error::Hdf5 { input, source } => {
                 write!(f, "{input}: not a readable HDF5 file: {source}")
@@ -88,7 +92,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Read { source, .. } => Some(source),
+            Error::Read { source, .. } | Error::Open { source, .. } => Some(source),
             Error::Trace { source, .. } => Some(source),
             Error::Hdf5 { source, .. } => Some(source),
             Error::Profile { source, .. } => Some(source),

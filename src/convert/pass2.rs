@@ -5,6 +5,8 @@
 //! `m2` from the pieces of numpy's pairwise tree, summed per unit and combined in order;
 //! the summary records are written last ([`Conversion::finish`]).
 
+use std::ops::Range;
+
 use crate::hdf5lite::writer::{DataPlace, Placement};
 use crate::io::WriteAt;
 use crate::schema::stats::{
@@ -13,12 +15,15 @@ use crate::schema::stats::{
 use crate::schema::write::encode_events;
 use crate::schema::{MergedRow, Summary};
 
-use super::calls::{read_calls, Worker};
+use super::calls::{Buffers, CallsAt, Worker};
 use super::error::Error;
 use super::pack::{ChunkAppender, PackedUnit, Packer};
-use super::plan::{Plan, Units};
+use super::plan::{Plan, Unit, Units};
 use super::scan::Record;
 use super::Sources;
+
+/// Most units in one pass-2 job (see [`Conversion::jobs`]).
+const JOB_UNITS: usize = 8;
 
 /// Where pass 2 puts the event columns.
 enum Columns {
@@ -144,50 +149,120 @@ impl Conversion {
         worker: &mut Worker<S::Source>,
         out: &mut W,
     ) -> Result<UnitDone, Error> {
-        let unit = self
+        let mut result = None;
+        self.run_units(u..u + 1, sources, worker, out, |_, done, _| {
+            result = Some(done);
+            Ok(())
+        })?;
+        result.ok_or(Error::Internal("no such unit"))
+    }
+
+    /// Pass 2's jobs: ranges of consecutive units, each run by [`run_units`](Self::run_units).
+    /// Units that all read one profile are grouped (a few at a time), so its event columns
+    /// are opened, and their chunk indexes walked, once per group rather than per unit.
+    pub fn jobs(&self) -> Vec<Range<usize>> {
+        let only_input = |unit: &Unit| {
+            let mut inputs = unit.pieces.iter().map(|p| &self.rows[p.row].record);
+            let first = inputs.next()?;
+            let profile = matches!(first.at, CallsAt::Events { .. });
+            (profile && inputs.all(|r| r.input == first.input)).then_some(first.input)
+        };
+        let units = &self.units.units;
+        let mut jobs: Vec<Range<usize>> = Vec::new();
+        let mut last_input = None;
+        for (u, unit) in units.iter().enumerate() {
+            let input = only_input(unit);
+            match jobs.last_mut() {
+                Some(job) if input.is_some() && input == last_input && job.len() < JOB_UNITS => {
+                    job.end = u + 1;
+                }
+                _ => jobs.push(u..u + 1),
+            }
+            last_input = input;
+        }
+        jobs
+    }
+
+    /// Pass 2 for the units of `range` in order, as [`run_unit`](Self::run_unit) for each,
+    /// keeping an input open while consecutive calls come from it; `done` gets each unit's
+    /// outcome as it completes, with `out` (to append its packed chunks to, say).
+    pub fn run_units<S: Sources, W: WriteAt + ?Sized>(
+        &self,
+        range: Range<usize>,
+        sources: &S,
+        worker: &mut Worker<S::Source>,
+        out: &mut W,
+        mut done: impl FnMut(usize, UnitDone, &mut W) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let units = self
             .units
             .units
-            .get(u)
+            .get(range.clone())
             .ok_or(Error::Internal("no such unit"))?;
-        let mut stats = UnitStats::default();
         worker.bufs.deltas.clear();
         worker.bufs.durations.clear();
-        for piece in &unit.pieces {
-            let record = &self.rows[piece.row].record;
-            let name = &self.names[record.input];
-            let (src, bufs) = worker.open(sources, record.input, name)?;
-            read_calls(src, record.at, piece.lo, piece.hi, true, bufs)
-                .map_err(|e| Error::read(name, e))?;
-            let (previous, starts) = match bufs.starts.split_first() {
-                Some((p, rest)) => (*p, rest),
-                None => (0, &[][..]),
+        let mut stats = UnitStats::default();
+        // The next piece: unit `k` of the range, piece `p`.
+        let (mut k, mut p) = (0, 0);
+        'runs: while k < units.len() {
+            let Some(piece) = units[k].pieces.get(p) else {
+                // A unit without calls.
+                let unit = range.start + k;
+                let packed = self.place(unit, &units[k], &mut worker.bufs, out)?;
+                done(
+                    unit,
+                    UnitDone {
+                        stats: std::mem::take(&mut stats),
+                        packed,
+                    },
+                    out,
+                )?;
+                (k, p) = (k + 1, 0);
+                continue;
             };
-            let ends = &bufs.ends;
-            encode_events(
-                previous,
-                starts,
-                ends,
-                &mut bufs.deltas,
-                &mut bufs.durations,
-            );
-            if let Some(slot) = piece.m2_slot {
-                let mean = record.summary.mean;
-                bufs.squares.clear();
-                bufs.squares.extend(starts.iter().zip(ends).map(|(s, e)| {
-                    let x = e.wrapping_sub(*s) as f64 - mean;
-                    x * x
-                }));
-                stats.partials.push((slot, pairwise_sum(&bufs.squares)));
-            } else {
-                let mut builder = SummaryBuilder::new();
-                builder.push(starts, ends);
-                let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
-                let m2 = squared_deviation_sum(record.calls, builder.mean(), durations);
-                let total_ns = exact_total(starts, ends);
-                stats.rows.push((piece.row, builder.finish(m2), total_ns));
+            // One reader for the run of pieces from the same input.
+            let first = &self.rows[piece.row].record;
+            let name = &self.names[first.input];
+            let (reader, bufs) = worker.reader(sources, first, name)?;
+            loop {
+                while let Some(piece) = units[k].pieces.get(p) {
+                    let record = &self.rows[piece.row].record;
+                    if record.input != first.input || !reader.reads(record) {
+                        continue 'runs;
+                    }
+                    let before = record.start_before(piece.lo);
+                    reader.read(record, piece.lo, piece.hi, true, before, bufs, name)?;
+                    piece_stats(record, piece.m2_slot, piece.row, bufs, &mut stats);
+                    p += 1;
+                }
+                let unit = range.start + k;
+                let packed = self.place(unit, &units[k], bufs, out)?;
+                done(
+                    unit,
+                    UnitDone {
+                        stats: std::mem::take(&mut stats),
+                        packed,
+                    },
+                    out,
+                )?;
+                (k, p) = (k + 1, 0);
+                if k == units.len() || units[k].pieces.is_empty() {
+                    continue 'runs;
+                }
             }
         }
-        let bufs = &mut worker.bufs;
+        Ok(())
+    }
+
+    /// Writes unit `u`'s encoded columns (in `bufs`) at their offsets, or packs them; then
+    /// empties them for the next unit.
+    fn place<W: WriteAt + ?Sized>(
+        &self,
+        u: usize,
+        unit: &Unit,
+        bufs: &mut Buffers,
+        out: &mut W,
+    ) -> Result<Option<PackedUnit>, Error> {
         let packed = match &self.columns {
             Columns::Plain {
                 deltas_at,
@@ -205,7 +280,9 @@ impl Conversion {
                 &mut bufs.pack,
             )?),
         };
-        Ok(UnitDone { stats, packed })
+        bufs.deltas.clear();
+        bufs.durations.clear();
+        Ok(packed)
     }
 
     /// Writes the summary records (and, with compression, the remaining chunks and the
@@ -276,8 +353,47 @@ impl Conversion {
     }
 }
 
+/// Encodes the calls of one piece (read into `bufs`, after the start before them) and adds
+/// what pass 2 learns of them to `stats`.
+fn piece_stats(
+    record: &Record,
+    m2_slot: Option<usize>,
+    row: usize,
+    bufs: &mut Buffers,
+    stats: &mut UnitStats,
+) {
+    let (previous, starts) = match bufs.starts.split_first() {
+        Some((p, rest)) => (*p, rest),
+        None => (0, &[][..]),
+    };
+    let ends = &bufs.ends;
+    encode_events(
+        previous,
+        starts,
+        ends,
+        &mut bufs.deltas,
+        &mut bufs.durations,
+    );
+    if let Some(slot) = m2_slot {
+        let mean = record.summary.mean;
+        bufs.squares.clear();
+        bufs.squares.extend(starts.iter().zip(ends).map(|(s, e)| {
+            let x = e.wrapping_sub(*s) as f64 - mean;
+            x * x
+        }));
+        stats.partials.push((slot, pairwise_sum(&bufs.squares)));
+    } else {
+        let mut builder = SummaryBuilder::new();
+        builder.push(starts, ends);
+        let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
+        let m2 = squared_deviation_sum(record.calls, builder.mean(), durations);
+        let total_ns = exact_total(starts, ends);
+        stats.rows.push((row, builder.finish(m2), total_ns));
+    }
+}
+
 /// Writes `bytes` at byte `offset` inside the planned storage `place`.
-pub(crate) fn write_place<W: WriteAt + ?Sized>(
+fn write_place<W: WriteAt + ?Sized>(
     out: &mut W,
     place: DataPlace,
     offset: u64,

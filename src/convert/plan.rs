@@ -2,13 +2,18 @@
 //! lays the file out with the bulk data deferred, and the rows' calls are cut into pass-2
 //! units of about one [`BLOCK`] each.
 
+use std::collections::BTreeMap;
+
 use crate::hdf5lite::FileWriter;
+use crate::schema::likwid::{self, LikwidByRank};
+use crate::schema::native::{into_ranks, sort_regions, RegionRanks};
 use crate::schema::stats::PairwisePlan;
 use crate::schema::write::{to_hdf5_deferred, DeferredColumns, RowHead};
 use crate::schema::{Merged, Merger};
 
 use super::error::Error;
-use super::scan::{Record, Scan};
+use super::scan::{Content, Record, Scan, ScannedInput};
+use super::shard::{Part, Shard};
 use super::BLOCK;
 
 /// What the conversion writes besides the inputs' content.
@@ -18,6 +23,13 @@ pub struct Options {
     pub label: Option<String>,
     /// Store the event columns chunked with shuffle + deflate at this level (0–9).
     pub compress: Option<u8>,
+    /// The inputs are this part of a sharded run: store what the merge of the parts needs
+    /// (see [`shard`](super::shard)).
+    pub shard: Option<Shard>,
+    /// The last input is a profile the others merge into, as `import-native --merge` does:
+    /// its metadata wins, its region names must not occur in the others, its LIKWID results
+    /// are kept.
+    pub merge: bool,
 }
 
 /// One contiguous range of a row's calls handled by a pass-2 unit.
@@ -67,17 +79,70 @@ impl Plan {
     /// Applies the merge rules to pass 1's results, input by input in order: the first
     /// failed input, or the first input that breaks a rule, is the error.
     pub fn new(scan: Scan, options: &Options) -> Result<Plan, Error> {
-        let Scan { names, results } = scan;
+        let Scan { names, mut results } = scan;
+        let base = if options.merge { results.pop() } else { None };
         let mut merger: Merger<Record> = Merger::default();
+        // Parts of a sharded run first show their regions in the order the whole run would.
+        let mut parts: Vec<&Part> = results
+            .iter()
+            .filter_map(|r| match &r.as_ref().ok()?.content {
+                Content::Profile(p) => p.part.as_ref(),
+                Content::Trace { .. } => None,
+            })
+            .collect();
+        parts.sort_by_key(|p| p.shard);
+        for part in parts {
+            merger.register_regions(part.region_order.iter().map(String::as_str));
+        }
         for (i, result) in results.into_iter().enumerate() {
-            let scanned = result?;
-            for rank in scanned.ranks {
-                merger
-                    .add_rank(&names[i], rank.rank, rank.regions, rank.metadata.as_ref())
-                    .map_err(Error::Merge)?;
+            let ScannedInput {
+                records, content, ..
+            } = result?;
+            match content {
+                Content::Trace { rank } => merger
+                    .add_rank(&names[i], rank, records, None)
+                    .map_err(Error::Merge)?,
+                Content::Profile(profile) => {
+                    // A part's metadata is what it inherited, from one rank.
+                    let from = profile.part.as_ref().map(|p| p.metadata_rank);
+                    let metadata = &profile.metadata;
+                    for (rank, regions) in into_ranks(sorted_regions(profile.regions, records)?) {
+                        let inherited = match from {
+                            Some(from) if from != Some(rank) => None,
+                            _ => Some(metadata),
+                        };
+                        merger
+                            .add_rank(&names[i], i64::from(rank), regions, inherited)
+                            .map_err(Error::Merge)?;
+                    }
+                }
             }
         }
-        let merged = merger.finish_rows(options.label.as_deref());
+        let part = options.shard.map(|shard| Part {
+            shard,
+            region_order: merger.region_order().map(str::to_owned).collect(),
+            metadata_rank: merger.inherited_rank(),
+        });
+        let label = options.label.as_deref();
+        let (mut merged, likwid) = match base {
+            None => (merger.finish_rows(label), LikwidByRank::default()),
+            Some(base) => {
+                let ScannedInput {
+                    records, content, ..
+                } = base?;
+                let Content::Profile(profile) = content else {
+                    return Err(Error::Internal("a trace to merge into"));
+                };
+                let regions = sorted_regions(profile.regions, records)?;
+                let merged = merger
+                    .merge_rows(&profile.region_names, regions, profile.metadata, label)
+                    .map_err(Error::Merge)?;
+                (merged, profile.likwid)
+            }
+        };
+        if let Some(part) = part {
+            part.store(&mut merged.metadata);
+        }
         let heads: Vec<RowHead<'_>> = merged
             .rows
             .iter()
@@ -90,13 +155,14 @@ impl Plan {
                 calls: r.record.calls,
             })
             .collect();
-        let (writer, deferred) = to_hdf5_deferred(
+        let (mut writer, deferred) = to_hdf5_deferred(
             &merged.metadata,
             &merged.region_names,
             &heads,
             options.compress,
         )
         .map_err(Error::Layout)?;
+        likwid::write(&mut writer, &likwid).map_err(Error::Layout)?;
         let calls: Vec<u64> = merged.rows.iter().map(|r| r.record.calls).collect();
         Ok(Plan {
             names,
@@ -112,6 +178,29 @@ impl Plan {
     pub fn region_names(&self) -> &[String] {
         &self.merged.region_names
     }
+}
+
+/// A profile's regions (in region-table order, rows by record index) with their records,
+/// stably sorted by earliest start, as the import takes them.
+fn sorted_regions(
+    regions: Vec<(String, Vec<(u32, usize)>)>,
+    records: Vec<Record>,
+) -> Result<Vec<RegionRanks<Record>>, Error> {
+    let mut records: Vec<Option<Record>> = records.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(regions.len());
+    for (name, rows) in regions {
+        let mut ranks = BTreeMap::new();
+        for (rank, index) in rows {
+            let record = records
+                .get_mut(index)
+                .and_then(Option::take)
+                .ok_or(Error::Internal("a row without its record"))?;
+            ranks.insert(rank, record);
+        }
+        out.push(RegionRanks { name, ranks });
+    }
+    sort_regions(&mut out);
+    Ok(out)
 }
 
 /// Splits rows of `calls` calls into units of about [`BLOCK`] calls: small rows are

@@ -1,20 +1,23 @@
-//! Pass 1: what the merge rules need of every region on every rank, without keeping calls.
+//! Pass 1: what the merge rules need of every row of every input, without keeping calls.
 //!
-//! [`scan_trace`] indexes one trace and reads the starts of each region of up to one
-//! [`BLOCK`] (for the region order and `start_time_ns`); such a region is summarised in
-//! pass 2, which reads all its calls anyway. A region larger than a block is summarised
-//! here, in block-sized [`SegmentJob`]s that run independently and are joined in order
-//! ([`Scan::join`]); its `m2` waits for pass 2, which has the mean.
+//! [`scan_trace`] indexes a trace, [`scan_profile`](super::profile::scan_profile) reads a
+//! profile's index; both read the starts of each row of up to one [`BLOCK`] (for the region
+//! order and `start_time_ns`), whose summary pass 2 makes, as it reads all its calls anyway.
+//! A row larger than a block is summarised here by [`SegmentJob`]s that run independently
+//! and are joined in order ([`Scan::join`]): block-sized ones, or for a row of start deltas
+//! (which decode only from the row's start) one job for the whole row, which also records
+//! the starts pass 2 resumes from. Its `m2` waits for pass 2, which has the mean.
 
-use super::calls::{read_calls, read_starts, Buffers, CallsAt, Worker};
+use super::calls::{CallsAt, Worker};
 use super::error::Error;
+use super::profile::ScannedProfile;
 use super::{Sources, BLOCK};
 use crate::io::ReadAt;
-use crate::schema::stats::{exact_total, SummaryBuilder};
-use crate::schema::{Metadata, RegionRecord, Summary};
+use crate::schema::stats::{exact_total, PairwisePlan, SummaryBuilder};
+use crate::schema::{RegionRecord, Summary};
 use crate::trace::{self, IndexError};
 
-/// One region of one rank as pass 1 leaves it: everything but its calls.
+/// One row (a region on one rank) as pass 1 leaves it: everything but its calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Record {
     pub name: String,
@@ -24,13 +27,48 @@ pub(crate) struct Record {
     pub calls: u64,
     pub first_start: Option<i64>,
     pub min_start: Option<i64>,
-    /// Regions over one block: complete but `m2` (pass 2 adds it). Others: made in pass 2.
+    /// Rows over one block: complete but `m2` (pass 2 adds it). Others: made in pass 2.
     pub summary: Summary,
-    /// Exact total duration (regions over one block), for the printed table.
+    /// Exact total duration (rows over one block), for the printed table.
     pub total_ns: i128,
-    /// Which input, and where its calls lie there.
+    /// Which input, and where the calls lie there.
     pub input: usize,
     pub at: CallsAt,
+    /// Rows of start deltas over one block: the start before each of pass 2's pieces.
+    pub starts_before: Vec<(u64, i64)>,
+}
+
+impl Record {
+    /// A row without calls read yet.
+    pub fn new(input: usize, name: String, calls: u64, at: CallsAt) -> Record {
+        Record {
+            name,
+            source_file: None,
+            source_line: None,
+            source_text: None,
+            calls,
+            first_start: None,
+            min_start: None,
+            summary: Summary::default(),
+            total_ns: 0,
+            input,
+            at,
+            starts_before: Vec::new(),
+        }
+    }
+
+    /// The start of call `lo - 1`, where pass 1 recorded it.
+    pub fn start_before(&self, lo: u64) -> Option<i64> {
+        self.starts_before
+            .iter()
+            .find(|(at, _)| *at == lo)
+            .map(|(_, start)| *start)
+    }
+
+    /// Whether the row is summarised in one job: start deltas over one block.
+    fn whole_row_job(&self) -> bool {
+        matches!(self.at, CallsAt::Events { columns, .. } if columns.delta)
+    }
 }
 
 impl RegionRecord for Record {
@@ -59,20 +97,21 @@ impl RegionRecord for Record {
     }
 }
 
-/// One rank of an input, as the merge rules take it.
+/// What an input holds besides its rows.
 #[derive(Debug)]
-pub(crate) struct ScannedRank {
-    pub rank: i64,
-    pub regions: Vec<Record>,
-    /// The input file's own metadata (`.h5` inputs only).
-    pub metadata: Option<Metadata>,
+pub(crate) enum Content {
+    /// A trace: one rank, all the records in file order.
+    Trace { rank: i64 },
+    /// A profile: its regions, metadata and the rest.
+    Profile(ScannedProfile),
 }
 
 /// Pass 1's result for one input.
 #[derive(Debug)]
 pub struct ScannedInput {
-    pub(crate) ranks: Vec<ScannedRank>,
-    work: u64,
+    pub(crate) records: Vec<Record>,
+    pub(crate) content: Content,
+    pub(crate) work: u64,
 }
 
 impl ScannedInput {
@@ -82,8 +121,30 @@ impl ScannedInput {
     }
 }
 
+/// Sets the first and smallest start of each record of up to one block from its starts;
+/// returns the bytes read (counted as the row's whole pass-1 share).
+pub(crate) fn read_small_rows<S: ReadAt, W: ReadAt>(
+    records: &mut [Record],
+    reader: &super::calls::CallReader<'_, S>,
+    worker: &mut Worker<W>,
+    name: &str,
+) -> Result<u64, Error> {
+    let mut work = 0;
+    for record in records {
+        if record.calls > BLOCK || record.calls == 0 {
+            continue;
+        }
+        let bufs = &mut worker.bufs;
+        reader.read_starts(record, record.calls, bufs, name)?;
+        work += 16 * record.calls;
+        record.first_start = bufs.starts.first().copied();
+        record.min_start = bufs.starts.iter().min().copied();
+    }
+    Ok(work)
+}
+
 /// Pass 1 of input number `input`, a trace named `name` (in errors) read from `src`.
-pub fn scan_trace<R: ReadAt + ?Sized, W>(
+pub fn scan_trace<R: ReadAt + ?Sized, W: ReadAt>(
     input: usize,
     name: &str,
     src: &R,
@@ -96,53 +157,38 @@ pub fn scan_trace<R: ReadAt + ?Sized, W>(
         },
         IndexError::Io(e) => Error::read(name, e),
     })?;
-    let bufs: &mut Buffers = &mut worker.bufs;
-    let mut regions = Vec::with_capacity(index.regions.len());
-    let mut work = 0;
-    for r in index.regions {
-        let at = CallsAt::Trace {
-            starts_at: r.starts_at,
-            ends_at: r.ends_at,
-            endian: index.endian,
-        };
-        let mut record = Record {
-            name: r.name,
-            source_file: r.source_file,
-            source_line: r.source_line.map(i64::from),
-            source_text: None,
-            calls: r.calls,
-            first_start: None,
-            min_start: None,
-            summary: Summary::default(),
-            total_ns: 0,
-            input,
-            at,
-        };
-        // The order needs only the starts. Counted as the region's whole pass-1 share.
-        if r.calls <= BLOCK && r.calls > 0 {
-            read_starts(src, at, r.calls, bufs).map_err(|e| Error::read(name, e))?;
-            work += 16 * r.calls;
-            record.first_start = bufs.starts.first().copied();
-            record.min_start = bufs.starts.iter().min().copied();
-        }
-        regions.push(record);
-    }
+    let mut records: Vec<Record> = index
+        .regions
+        .into_iter()
+        .map(|r| {
+            let at = CallsAt::Trace {
+                starts_at: r.starts_at,
+                ends_at: r.ends_at,
+                endian: index.endian,
+            };
+            Record {
+                source_file: r.source_file,
+                source_line: r.source_line.map(i64::from),
+                ..Record::new(input, r.name, r.calls, at)
+            }
+        })
+        .collect();
+    let reader = super::calls::CallReader::Trace(&src);
+    let work = read_small_rows(&mut records, &reader, worker, name)?;
     Ok(ScannedInput {
-        ranks: vec![ScannedRank {
+        records,
+        content: Content::Trace {
             rank: i64::from(index.rank),
-            regions,
-            metadata: None,
-        }],
+        },
         work,
     })
 }
 
-/// A block-sized piece of a region over one block: calls `lo..hi` of one record.
+/// Calls `lo..hi` of one record over one block: a block of it, or all of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SegmentJob {
     input: usize,
-    rank: usize,
-    region: usize,
+    record: usize,
     lo: u64,
     hi: u64,
 }
@@ -165,6 +211,7 @@ pub struct Segment {
     builder: SummaryBuilder,
     total_ns: i128,
     first_start: Option<i64>,
+    starts_before: Vec<(u64, i64)>,
 }
 
 /// Pass 1's results for every input, in input order, with the names used in errors.
@@ -175,33 +222,36 @@ pub struct Scan {
 }
 
 impl Scan {
-    /// The results of [`scan_trace`] (and the other scans) for inputs `0..names.len()`.
+    /// The results of [`scan_trace`] and [`scan_profile`](super::scan_profile) for inputs
+    /// `0..names.len()`, in the order the merge rules take them.
     pub fn new(names: Vec<String>, results: Vec<Result<ScannedInput, Error>>) -> Self {
         Scan { names, results }
     }
 
-    /// The segments of every region over one block, in order; independent of each other.
+    /// The segments of every row over one block, in order; independent of each other.
     pub fn segments(&self) -> Vec<SegmentJob> {
         let mut jobs = Vec::new();
         for (input, result) in self.results.iter().enumerate() {
             let Ok(scanned) = result else { continue };
-            for (rank, r) in scanned.ranks.iter().enumerate() {
-                for (region, record) in r.regions.iter().enumerate() {
-                    if record.calls <= BLOCK {
-                        continue;
-                    }
-                    let mut lo = 0;
-                    while lo < record.calls {
-                        let hi = record.calls.min(lo + BLOCK);
-                        jobs.push(SegmentJob {
-                            input,
-                            rank,
-                            region,
-                            lo,
-                            hi,
-                        });
-                        lo = hi;
-                    }
+            for (index, record) in scanned.records.iter().enumerate() {
+                if record.calls <= BLOCK {
+                    continue;
+                }
+                let step = if record.whole_row_job() {
+                    record.calls
+                } else {
+                    BLOCK
+                };
+                let mut lo = 0;
+                while lo < record.calls {
+                    let hi = record.calls.min(lo + step);
+                    jobs.push(SegmentJob {
+                        input,
+                        record: index,
+                        lo,
+                        hi,
+                    });
+                    lo = hi;
                 }
             }
         }
@@ -210,10 +260,10 @@ impl Scan {
 
     fn record(&self, job: &SegmentJob) -> Option<&Record> {
         let scanned = self.results.get(job.input)?.as_ref().ok()?;
-        scanned.ranks.get(job.rank)?.regions.get(job.region)
+        scanned.records.get(job.record)
     }
 
-    /// Reads and summarises one segment.
+    /// Reads and summarises one segment, a block at a time.
     pub fn summarise<S: Sources>(
         &self,
         job: &SegmentJob,
@@ -222,27 +272,54 @@ impl Scan {
     ) -> Result<Segment, Error> {
         let record = self
             .record(job)
-            .ok_or(Error::Internal("a segment of no region"))?;
+            .ok_or(Error::Internal("a segment of no row"))?;
         let name = &self.names[job.input];
-        let (src, bufs) = worker.open(sources, job.input, name)?;
-        read_calls(src, record.at, job.lo, job.hi, false, bufs)
-            .map_err(|e| Error::read(name, e))?;
-        let mut builder = SummaryBuilder::new();
-        builder.push(&bufs.starts, &bufs.ends);
-        Ok(Segment {
-            builder,
-            total_ns: exact_total(&bufs.starts, &bufs.ends),
-            first_start: bufs.starts.first().copied(),
-        })
+        let (reader, bufs) = worker.reader(sources, record, name)?;
+        // Where pass 2's pieces of a row of start deltas begin.
+        let pieces: Vec<u64> = if record.whole_row_job() {
+            let plan = PairwisePlan::new(record.calls, BLOCK);
+            plan.ranges
+                .iter()
+                .map(|r| r.0)
+                .filter(|&lo| lo > 0)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut segment = Segment {
+            builder: SummaryBuilder::new(),
+            total_ns: 0,
+            first_start: None,
+            starts_before: Vec::new(),
+        };
+        let mut lo = job.lo;
+        let mut before = None;
+        while lo < job.hi {
+            let hi = job.hi.min(lo + BLOCK);
+            reader.read(record, lo, hi, false, before, bufs, name)?;
+            segment.builder.push(&bufs.starts, &bufs.ends);
+            segment.total_ns += exact_total(&bufs.starts, &bufs.ends);
+            if lo == job.lo {
+                segment.first_start = bufs.starts.first().copied();
+            }
+            for &at in pieces.iter().filter(|&&at| at > lo && at <= hi) {
+                if let Some(&start) = bufs.starts.get((at - 1 - lo) as usize) {
+                    segment.starts_before.push((at, start));
+                }
+            }
+            before = bufs.starts.last().copied();
+            lo = hi;
+        }
+        Ok(segment)
     }
 
-    /// Joins the segments of each region, given in the order of [`segments`](Self::segments).
+    /// Joins the segments of each row, given in the order of [`segments`](Self::segments).
     /// A failed segment becomes the failure of its input.
     pub fn join(&mut self, done: Vec<(SegmentJob, Result<Segment, Error>)>) {
         let mut joined: Option<(SegmentJob, Segment)> = None;
         for (job, result) in done {
             if job.lo == 0 {
-                self.finish_region(joined.take());
+                self.finish_row(joined.take());
             }
             let segment = match result {
                 Ok(segment) => segment,
@@ -254,34 +331,30 @@ impl Scan {
                     continue;
                 }
             };
-            let same_region =
-                |j: &SegmentJob| (j.input, j.rank, j.region) == (job.input, job.rank, job.region);
+            let same_row = |j: &SegmentJob| (j.input, j.record) == (job.input, job.record);
             if job.lo == 0 {
                 joined = Some((job, segment));
-            } else if let Some((_, whole)) = joined.as_mut().filter(|(j, _)| same_region(j)) {
+            } else if let Some((_, whole)) = joined.as_mut().filter(|(j, _)| same_row(j)) {
                 // Segments before the last are whole blocks, a multiple of the cast buffer.
                 let appended = whole.builder.append(segment.builder);
                 debug_assert!(appended);
                 whole.total_ns += segment.total_ns;
             }
         }
-        self.finish_region(joined.take());
+        self.finish_row(joined.take());
     }
 
-    fn finish_region(&mut self, joined: Option<(SegmentJob, Segment)>) {
+    fn finish_row(&mut self, joined: Option<(SegmentJob, Segment)>) {
         let Some((job, segment)) = joined else { return };
         let Some(Ok(scanned)) = self.results.get_mut(job.input) else {
             return;
         };
-        let Some(record) = scanned
-            .ranks
-            .get_mut(job.rank)
-            .and_then(|r| r.regions.get_mut(job.region))
-        else {
+        let Some(record) = scanned.records.get_mut(job.record) else {
             return;
         };
         record.first_start = segment.first_start;
         record.total_ns = segment.total_ns;
+        record.starts_before = segment.starts_before;
         // m2 comes in pass 2.
         record.summary = segment.builder.finish(0.0);
         record.min_start = Some(record.summary.start_minimum);

@@ -35,7 +35,7 @@ fn region(name: &str, calls: usize, seed: u64) -> Region {
 
 /// Three ranks: a region over two blocks, one of exactly a block and one just over, small
 /// and empty ones; both versions and byte orders.
-fn inputs() -> (Vec<String>, Vec<Vec<u8>>) {
+fn inputs() -> (Vec<Input>, Vec<Vec<u8>>) {
     let traces = [
         (
             Trace {
@@ -70,7 +70,7 @@ fn inputs() -> (Vec<String>, Vec<Vec<u8>>) {
         ),
     ];
     let names = (0..traces.len())
-        .map(|i| format!("run_rank{i:05}.spt"))
+        .map(|i| Input::new(format!("run_rank{i:05}.spt")))
         .collect();
     let bytes = traces
         .iter()
@@ -80,13 +80,13 @@ fn inputs() -> (Vec<String>, Vec<Vec<u8>>) {
 }
 
 /// The in-memory route's file.
-fn in_memory(names: &[String], bytes: &[Vec<u8>], label: &str) -> Vec<u8> {
+fn in_memory(names: &[Input], bytes: &[Vec<u8>], label: &str) -> Vec<u8> {
     let mut merger = Merger::new();
     for (name, bytes) in names.iter().zip(bytes) {
         let view = parse(bytes).unwrap();
         let regions = view.regions.iter().map(RegionCalls::from).collect();
         merger
-            .add_rank(name, i64::from(view.rank), regions, None)
+            .add_rank(&name.name, i64::from(view.rank), regions, None)
             .unwrap();
     }
     let mut out = Vec::new();
@@ -101,18 +101,20 @@ fn options(compress: Option<u8>) -> Options {
     Options {
         label: Some("run".into()),
         compress,
+        ..Options::default()
     }
 }
 
 /// Every phase's jobs in reverse order, packed units appended as their turn comes.
-fn reversed(names: Vec<String>, bytes: &[Vec<u8>], options: &Options) -> (Vec<u8>, Converted) {
+fn reversed(inputs: &[Input], bytes: &[Vec<u8>], options: &Options) -> (Vec<u8>, Converted) {
     let sources = bytes;
     let mut worker = Worker::new();
-    let mut results: Vec<_> = (0..names.len())
+    let mut results: Vec<_> = (0..inputs.len())
         .rev()
-        .map(|i| scan_trace(i, &names[i], &bytes[i][..], &mut worker))
+        .map(|i| scan_input(i, &inputs[i], &bytes[i][..], &mut worker))
         .collect();
     results.reverse();
+    let names = inputs.iter().map(|i| i.name.clone()).collect();
     let mut scan = Scan::new(names, results);
     let jobs = scan.segments();
     assert!(jobs.len() >= 5, "three regions over a block: {jobs:?}");
@@ -131,14 +133,16 @@ fn reversed(names: Vec<String>, bytes: &[Vec<u8>], options: &Options) -> (Vec<u8
     let mut appender = conversion.appender();
     let mut ready = BTreeMap::new();
     let mut stats = Vec::new();
-    for u in (0..conversion.units()).rev() {
-        let done = conversion
-            .run_unit(u, &sources, &mut worker, &mut out)
+    for job in conversion.jobs().into_iter().rev() {
+        conversion
+            .run_units(job, &sources, &mut worker, &mut out, |_, done, _| {
+                if let Some(packed) = done.packed {
+                    ready.insert(packed.unit(), packed);
+                }
+                stats.push(done.stats);
+                Ok(())
+            })
             .unwrap();
-        if let Some(packed) = done.packed {
-            ready.insert(packed.unit(), packed);
-        }
-        stats.push(done.stats);
     }
     if let Some(appender) = appender.as_mut() {
         for (_, packed) in ready {
@@ -154,7 +158,7 @@ fn in_order_and_out_of_order_jobs_give_the_in_memory_route_s_bytes() {
     let (names, bytes) = inputs();
     let expected = in_memory(&names, &bytes, "run");
     let mut ours = Vec::new();
-    let converted = convert(names.clone(), &&bytes[..], &options(None), &mut ours).unwrap();
+    let converted = convert(&names, &&bytes[..], &options(None), &mut ours).unwrap();
     assert!(
         ours == expected,
         "the pipeline differs from the in-memory route"
@@ -164,7 +168,7 @@ fn in_order_and_out_of_order_jobs_give_the_in_memory_route_s_bytes() {
         converted.region_names,
         ["idle", "small", "hot", "edge", "late"]
     );
-    let (reversed, again) = reversed(names, &bytes, &options(None));
+    let (reversed, again) = reversed(&names, &bytes, &options(None));
     assert!(reversed == expected, "jobs out of order change the bytes");
     assert_eq!(again, converted);
 
@@ -187,8 +191,8 @@ fn in_order_and_out_of_order_jobs_give_the_in_memory_route_s_bytes() {
 fn compressed_jobs_in_any_order_give_the_same_bytes() {
     let (names, bytes) = inputs();
     let mut ours = Vec::new();
-    convert(names.clone(), &&bytes[..], &options(Some(1)), &mut ours).unwrap();
-    let (reversed, _) = reversed(names, &bytes, &options(Some(1)));
+    convert(&names, &&bytes[..], &options(Some(1)), &mut ours).unwrap();
+    let (reversed, _) = reversed(&names, &bytes, &options(Some(1)));
     assert!(
         ours == reversed,
         "compressed output depends on the job order"
@@ -202,7 +206,7 @@ fn errors_name_the_input_in_input_order() {
     let cut = bytes[1].len() - 3;
     bytes[1].truncate(cut);
     bytes[2] = b"SCOPEPRF".to_vec();
-    let err = convert(names, &&bytes[..], &options(None), &mut Vec::new()).unwrap_err();
+    let err = convert(&names, &&bytes[..], &options(None), &mut Vec::new()).unwrap_err();
     assert_eq!(err.input(), Some("run_rank00001.spt"));
     assert!(matches!(
         &err,
@@ -217,11 +221,149 @@ fn errors_name_the_input_in_input_order() {
         Version::V2,
         Endian::Little,
     );
-    let names = vec!["a.spt".to_owned(), "b.spt".to_owned()];
-    let err = convert(names, &&[&one, &one][..], &options(None), &mut Vec::new()).unwrap_err();
+    let names = [Input::new("a.spt"), Input::new("b.spt")];
+    let err = convert(&names, &&[&one, &one][..], &options(None), &mut Vec::new()).unwrap_err();
     assert!(matches!(
         err,
         Error::Merge(crate::schema::Error::DuplicateRank { rank: 3, .. })
     ));
     assert!(!err.is_output());
+}
+
+/// Profiles are inputs too: the parts of a sharded run (one with compressed columns, read
+/// a chunk range at a time, rows over two blocks included), merged in memory, give the
+/// one-shot bytes.
+#[test]
+fn shards_merged_in_memory_give_the_one_shot_bytes() {
+    let (names, bytes) = inputs();
+    let mut one = Vec::new();
+    convert(&names, &&bytes[..], &options(None), &mut one).unwrap();
+    let mut parts = Vec::new();
+    for (index, compress) in [(0, Some(1)), (1, None)] {
+        let shard = Shard::new(index, 2).unwrap();
+        let range = shard.inputs(names.len());
+        let options = Options {
+            label: Some(format!("part{index}")),
+            compress,
+            shard: Some(shard),
+            ..Options::default()
+        };
+        let mut part = Vec::new();
+        convert(&names[range.clone()], &&bytes[range], &options, &mut part).unwrap();
+        parts.push(part);
+    }
+    let part_names = [Input::new("part1.h5"), Input::new("part0.h5")];
+    assert_eq!(part_names[0].kind, InputKind::Profile);
+    let mut merged = Vec::new();
+    // Listed out of shard order: the parts' attributes restore it.
+    let sources = [&parts[1], &parts[0]];
+    convert(&part_names, &&sources[..], &options(None), &mut merged).unwrap();
+    assert!(
+        merged == one,
+        "the merged parts differ from the one-shot output"
+    );
+}
+
+/// A schema-1 profile (rank groups; its rows read whole, one over a block) merged with a
+/// trace converts as the in-memory route converts it.
+#[test]
+fn a_schema1_profile_converts_as_in_memory() {
+    use crate::hdf5lite::{Data, Datatype, FileWriter, Shape, StorageLayout};
+    use crate::schema::read_profile;
+
+    let big = region("big", BLOCK as usize + 3, 31);
+    let mut w = FileWriter::new();
+    let meta = w.create_group(FileWriter::ROOT, "metadata").unwrap();
+    w.set_attribute(
+        meta,
+        "hostname",
+        Datatype::VLEN_UTF8,
+        Shape::Scalar,
+        Data::strings(&["n1"]),
+    )
+    .unwrap();
+    for (rank, calls) in [(4u32, &big), (2, &region("big", 3, 32))] {
+        let g = w
+            .create_group(FileWriter::ROOT, &format!("rank{rank}"))
+            .unwrap();
+        let regions = w.create_group(g, "regions").unwrap();
+        let group = w.create_group(regions, "big").unwrap();
+        for (name, values) in [("start_times", &calls.starts), ("end_times", &calls.ends)] {
+            w.create_dataset(
+                group,
+                name,
+                Datatype::I64,
+                Shape::vector(values.len() as u64),
+                Data::i64s(values),
+                StorageLayout::Contiguous,
+            )
+            .unwrap();
+        }
+    }
+    let mut profile = Vec::new();
+    w.finish(&mut profile).unwrap();
+    let trace = encode(
+        &Trace {
+            rank: 0,
+            regions: vec![region("t", 10, 33)],
+        },
+        Version::V2,
+        Endian::Little,
+    );
+
+    // The in-memory route: read whole, merged, written.
+    let mut merger = Merger::new();
+    let stored = read_profile(&crate::hdf5lite::reader::File::open(&profile[..]).unwrap()).unwrap();
+    let metadata = stored.metadata.clone();
+    for (rank, regions) in stored.into_ranks() {
+        merger
+            .add_rank("old_rank4.h5", i64::from(rank), regions, Some(&metadata))
+            .unwrap();
+    }
+    let view = parse(&trace).unwrap();
+    let regions = view.regions.iter().map(RegionCalls::from).collect();
+    merger.add_rank("t.spt", 0, regions, None).unwrap();
+    let mut expected = Vec::new();
+    write::to_hdf5(&merger.finish(Some("run")))
+        .unwrap()
+        .finish(&mut expected)
+        .unwrap();
+
+    let inputs = [Input::new("old_rank4.h5"), Input::new("t.spt")];
+    let mut ours = Vec::new();
+    convert(&inputs, &&[&profile, &trace][..], &options(None), &mut ours).unwrap();
+    assert!(ours == expected, "a schema-1 input converts differently");
+}
+
+/// A damaged profile input fails with its name; a trace given as one does too.
+#[test]
+fn a_damaged_profile_fails_with_its_name() {
+    let trace = encode(
+        &Trace {
+            rank: 1,
+            regions: vec![region("a", 10, 41)],
+        },
+        Version::V2,
+        Endian::Little,
+    );
+    let mut profile = Vec::new();
+    convert(
+        &[Input::new("t.spt")],
+        &&[&trace][..],
+        &options(None),
+        &mut profile,
+    )
+    .unwrap();
+    let cut = &profile[..profile.len() / 2];
+    let inputs = [Input::new("p_rank1.h5")];
+    let err = convert(&inputs, &&[cut][..], &options(None), &mut Vec::new()).unwrap_err();
+    assert_eq!(err.input(), Some("p_rank1.h5"), "{err}");
+    assert!(err.to_string().starts_with("p_rank1.h5: "), "{err}");
+    let err = convert(&inputs, &&[&trace][..], &options(None), &mut Vec::new()).unwrap_err();
+    assert!(matches!(err, Error::Hdf5 { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("p_rank1.h5: not a readable HDF5 file: "),
+        "{err}"
+    );
 }

@@ -5,13 +5,13 @@
 
 use std::collections::BTreeMap;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use sp::convert::{
-    scan_trace, ChunkAppender, Converted, Error, Options, PackedUnit, Plan, Scan, Sources,
-    UnitStats, Worker,
+    ChunkAppender, Converted, Error, Input, InputKind, Options, PackedUnit, Plan, Scan,
+    ScannedInput, Sources, UnitStats, Worker,
 };
 use sp::io::ReadAt;
 
@@ -19,8 +19,6 @@ use super::progress::Progress;
 use crate::cli::local_file::{FileSink, LocalFile};
 use crate::cli::output::AtomicOutput;
 use crate::cli::Failure;
-
-use super::failure;
 
 /// Inputs up to this size are read whole in pass 1 and, budget permitting, kept for pass 2.
 const SMALL_FILE: u64 = 4 << 20;
@@ -107,34 +105,39 @@ fn run_jobs<T: Send>(jobs: usize, job: impl Fn(&mut Worker<Source>, usize) -> T 
 /// Pass 1 of one input: small files are read whole (and kept if the budget allows).
 fn scan_input(
     worker: &mut Worker<Source>,
-    input: usize,
-    path: &std::path::Path,
-    name: &str,
+    i: usize,
+    input: &Input,
     retained: &AtomicU64,
-) -> (
-    Result<sp::convert::ScannedInput, Error>,
-    Option<Arc<Vec<u8>>>,
-) {
-    let read = |e| Error::Read {
-        input: name.to_owned(),
-        source: e,
+) -> (Result<ScannedInput, Error>, Option<Arc<Vec<u8>>>) {
+    let name = input.name.clone();
+    let failed = |source| match input.kind {
+        InputKind::Trace => Error::Read {
+            input: name,
+            source,
+        },
+        InputKind::Profile => Error::Open {
+            input: name,
+            source,
+        },
     };
-    let file = match LocalFile::open(path) {
+    let file = match LocalFile::open(Path::new(&input.name)) {
         Ok(file) => file,
-        Err(e) => return (Err(read(e)), None),
+        Err(e) => return (Err(failed(e)), None),
     };
     if file.len() > SMALL_FILE {
-        return (scan_trace(input, name, &file, worker), None);
+        let source = Source::File(Arc::new(file));
+        return (sp::convert::scan_input(i, input, source, worker), None);
     }
     let mut bytes = vec![0u8; file.len() as usize];
     if let Err(e) = file.read_exact_at(0, &mut bytes) {
-        return (Err(read(e)), None);
+        return (Err(failed(e)), None);
     }
-    let scanned = scan_trace(input, name, bytes.as_slice(), worker);
+    let bytes = Arc::new(bytes);
+    let scanned = sp::convert::scan_input(i, input, Source::Bytes(bytes.clone()), worker);
     let len = bytes.len() as u64;
     let before = retained.fetch_add(len, Ordering::Relaxed);
     if scanned.is_ok() && before + len <= RETAIN_BUDGET {
-        (scanned, Some(Arc::new(bytes)))
+        (scanned, Some(bytes))
     } else {
         retained.fetch_sub(len, Ordering::Relaxed);
         (scanned, None)
@@ -148,33 +151,33 @@ struct Appending {
     ready: BTreeMap<usize, PackedUnit>,
 }
 
-/// Converts `.spt` inputs (sorted paths; their names for errors) to `output`.
+/// Converts `inputs` (in the order the merge rules take them) to `output`.
 pub fn convert(
-    paths: &[PathBuf],
-    names: &[String],
+    inputs: &[Input],
     options: &Options,
-    output: &std::path::Path,
+    output: &Path,
     progress: &Progress,
 ) -> Result<Converted, Failure> {
-    let fail = |e| failure(e, output);
+    let fail = |e| Failure::convert(output, e);
     // Pass 1, inputs in parallel.
     let retained = AtomicU64::new(0);
-    let scanned = run_jobs(paths.len(), |worker, i| {
-        let (result, kept) = scan_input(worker, i, &paths[i], &names[i], &retained);
+    let scanned = run_jobs(inputs.len(), |worker, i| {
+        let (result, kept) = scan_input(worker, i, &inputs[i], &retained);
         if let Ok(scanned) = &result {
             progress.add(scanned.work());
         }
         (result, kept)
     });
     let (results, kept): (Vec<_>, Vec<_>) = scanned.into_iter().unzip();
-    let inputs = Inputs {
-        paths: paths.to_vec(),
+    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
+    let sources = Inputs {
+        paths: names.iter().map(PathBuf::from).collect(),
         kept,
     };
-    let mut scan = Scan::new(names.to_vec(), results);
+    let mut scan = Scan::new(names, results);
     let jobs = scan.segments();
     let segments = run_jobs(jobs.len(), |worker, j| {
-        let result = scan.summarise(&jobs[j], &inputs, worker);
+        let result = scan.summarise(&jobs[j], &sources, worker);
         progress.add(jobs[j].work());
         result
     });
@@ -227,7 +230,7 @@ pub fn convert(
         Ok(())
     };
     let writing = AtomicBool::new(true);
-    let stats: Vec<Option<UnitStats>> = std::thread::scope(|scope| {
+    let stats: Vec<Vec<UnitStats>> = std::thread::scope(|scope| {
         // Flush to disk while writing, so the final sync of the commit has little left.
         let flusher = scope.spawn(|| {
             while writing.load(Ordering::Relaxed) {
@@ -237,18 +240,31 @@ pub fn convert(
                 }
             }
         });
-        let stats = run_jobs(conversion.units(), |worker, u| {
+        let jobs = conversion.jobs();
+        let stats = run_jobs(jobs.len(), |worker, j| {
+            let mut stats = Vec::new();
             if stop.load(Ordering::Relaxed) {
-                return None;
+                return stats;
             }
-            let done = conversion
-                .run_unit(u, &inputs, worker, &mut FileSink(file))
-                .and_then(|done| match done.packed {
-                    Some(packed) => append(packed).map(|()| done.stats),
-                    None => Ok(done.stats),
-                });
-            progress.add(conversion.unit_work(u));
-            done.map_err(&fail_with).ok()
+            let mut sink = FileSink(file);
+            let result = conversion.run_units(
+                jobs[j].clone(),
+                &sources,
+                worker,
+                &mut sink,
+                |u, done, _| {
+                    progress.add(conversion.unit_work(u));
+                    if let Some(packed) = done.packed {
+                        append(packed)?;
+                    }
+                    stats.push(done.stats);
+                    Ok(())
+                },
+            );
+            if let Err(e) = result {
+                fail_with(e);
+            }
+            stats
         });
         writing.store(false, Ordering::Relaxed);
         flusher.thread().unpark();
