@@ -8,7 +8,6 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use sp::hdf5lite::reader::File;
 use sp::schema::{read, Depth, MetaValue};
@@ -112,17 +111,13 @@ for spec in sys.argv[2:]:
         f["events/end_times"] = starts + 250
 "#;
     let specs = PROFILES.map(|(name, rank, host)| format!("{name}:{rank}:{host}"));
-    let out = Command::new(support::python())
-        .args(["-c", script])
-        .arg(dir)
-        .args(specs)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "h5py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut args = vec![
+        "-c".to_owned(),
+        script.to_owned(),
+        dir.display().to_string(),
+    ];
+    args.extend(specs);
+    support::run_python(dir, args);
 }
 
 fn metadata(path: &Path) -> sp::schema::Metadata {

@@ -5,6 +5,7 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use sp::schema::{write, Merger, RegionCalls};
@@ -305,33 +306,20 @@ with h5py.File(path, "w") as f:
     e.create_dataset("start_times", data=st.astype(">i8"), chunks=(10000,), compression="gzip")
     e.create_dataset("end_times", data=en, chunks=(4096,), compression="gzip", shuffle=True)
 "#;
-    let out = std::process::Command::new(support::python())
-        .args(["-c", script])
-        .arg(path)
-        .arg(big.to_string())
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "h5py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let big = big.to_string();
+    let args = [
+        OsStr::new("-c"),
+        script.as_ref(),
+        path.as_os_str(),
+        big.as_ref(),
+    ];
+    support::run_python(Path::new("."), args);
 }
 
 /// Runs the reference's `import-native` with `args` (inputs and options) in `dir`.
 fn import_native(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new(support::python())
-        .current_dir(dir)
-        .args(["-m", "scope_profiler", "import-native"])
-        .args(args)
-        .arg("-q")
-        .output()
-        .expect("run import-native");
-    assert!(
-        out.status.success(),
-        "import-native {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let module = ["-m", "scope_profiler", "import-native", "-q"];
+    support::run_python(dir, module.iter().chain(args));
 }
 
 /// `.h5` inputs stream: rows over several blocks and many chunks, as start deltas (an sp

@@ -207,16 +207,8 @@ impl Conversion {
         'runs: while k < units.len() {
             let Some(piece) = units[k].pieces.get(p) else {
                 // A unit without calls.
-                let unit = range.start + k;
-                let packed = self.place(unit, &units[k], &mut worker.bufs, out)?;
-                done(
-                    unit,
-                    UnitDone {
-                        stats: std::mem::take(&mut stats),
-                        packed,
-                    },
-                    out,
-                )?;
+                let u = range.start + k;
+                self.complete(u, &units[k], &mut worker.bufs, out, &mut stats, &mut done)?;
                 (k, p) = (k + 1, 0);
                 continue;
             };
@@ -235,16 +227,8 @@ impl Conversion {
                     piece_stats(record, piece.m2_slot, piece.row, bufs, &mut stats);
                     p += 1;
                 }
-                let unit = range.start + k;
-                let packed = self.place(unit, &units[k], bufs, out)?;
-                done(
-                    unit,
-                    UnitDone {
-                        stats: std::mem::take(&mut stats),
-                        packed,
-                    },
-                    out,
-                )?;
+                let u = range.start + k;
+                self.complete(u, &units[k], bufs, out, &mut stats, &mut done)?;
                 (k, p) = (k + 1, 0);
                 if k == units.len() || units[k].pieces.is_empty() {
                     continue 'runs;
@@ -254,15 +238,17 @@ impl Conversion {
         Ok(())
     }
 
-    /// Writes unit `u`'s encoded columns (in `bufs`) at their offsets, or packs them; then
-    /// empties them for the next unit.
-    fn place<W: WriteAt + ?Sized>(
+    /// Completes unit `u`: writes its encoded columns (in `bufs`) at their offsets, or packs
+    /// them, empties them for the next unit, and hands the outcome and `stats` to `done`.
+    fn complete<W: WriteAt + ?Sized>(
         &self,
         u: usize,
         unit: &Unit,
         bufs: &mut Buffers,
         out: &mut W,
-    ) -> Result<Option<PackedUnit>, Error> {
+        stats: &mut UnitStats,
+        done: &mut impl FnMut(usize, UnitDone, &mut W) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let packed = match &self.columns {
             Columns::Plain {
                 deltas_at,
@@ -282,7 +268,8 @@ impl Conversion {
         };
         bufs.deltas.clear();
         bufs.durations.clear();
-        Ok(packed)
+        let stats = std::mem::take(stats);
+        done(u, UnitDone { stats, packed }, out)
     }
 
     /// Writes the summary records (and, with compression, the remaining chunks and the

@@ -33,6 +33,15 @@ fn region(name: &str, calls: usize, seed: u64) -> Region {
     }
 }
 
+/// A version-2 little-endian trace of one region on `rank`.
+fn one_region(rank: i32, name: &str, calls: usize, seed: u64) -> Vec<u8> {
+    let trace = Trace {
+        rank,
+        regions: vec![region(name, calls, seed)],
+    };
+    encode(&trace, Version::V2, Endian::Little)
+}
+
 /// Three ranks: a region over two blocks, one of exactly a block and one just over, small
 /// and empty ones; both versions and byte orders.
 fn inputs() -> (Vec<Input>, Vec<Vec<u8>>) {
@@ -213,14 +222,7 @@ fn errors_name_the_input_in_input_order() {
         Error::Trace { source, .. } if matches!(source.kind(), TraceErrorKind::Truncated { .. })
     ));
 
-    let one = encode(
-        &Trace {
-            rank: 3,
-            regions: vec![region("a", 5, 9)],
-        },
-        Version::V2,
-        Endian::Little,
-    );
+    let one = one_region(3, "a", 5, 9);
     let names = [Input::new("a.spt"), Input::new("b.spt")];
     let err = convert(&names, &&[&one, &one][..], &options(None), &mut Vec::new()).unwrap_err();
     assert!(matches!(
@@ -302,14 +304,7 @@ fn a_schema1_profile_converts_as_in_memory() {
     }
     let mut profile = Vec::new();
     w.finish(&mut profile).unwrap();
-    let trace = encode(
-        &Trace {
-            rank: 0,
-            regions: vec![region("t", 10, 33)],
-        },
-        Version::V2,
-        Endian::Little,
-    );
+    let trace = one_region(0, "t", 10, 33);
 
     // The in-memory route: read whole, merged, written.
     let mut merger = Merger::new();
@@ -338,14 +333,7 @@ fn a_schema1_profile_converts_as_in_memory() {
 /// A damaged profile input fails with its name; a trace given as one does too.
 #[test]
 fn a_damaged_profile_fails_with_its_name() {
-    let trace = encode(
-        &Trace {
-            rank: 1,
-            regions: vec![region("a", 10, 41)],
-        },
-        Version::V2,
-        Endian::Little,
-    );
+    let trace = one_region(1, "a", 10, 41);
     let mut profile = Vec::new();
     convert(
         &[Input::new("t.spt")],
