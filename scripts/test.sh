@@ -38,4 +38,13 @@ SP_BIN="$PWD/$musl_bin" cargo test --test golden
 step "benchmark harness, quick mode (tiny workloads; checks both tools agree, no targets)"
 "$SP_PYTHON" bench/compare.py --quick --sp "$PWD/$musl_bin"
 
+# --- robustness (issue 12): fuzz every target for about a minute ----------------------
+# cargo-fuzz is installed once under target/tools; fuzz/campaign.sh seeds each target from
+# the golden and corpus files and fails on a crash, a run over 10 s or an allocation over
+# 256 MiB (the long campaign and its figures: fuzz/README.md).
+step "fuzz targets, 60 s each"
+SP_FUZZ_SECONDS=${SP_FUZZ_SECONDS:-60}
+fuzz/campaign.sh "$SP_FUZZ_SECONDS"
+# --- end robustness ----------------------------------------------------------------------
+
 step "all checks passed"

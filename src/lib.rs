@@ -88,15 +88,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! `sp ls`: the tree of any HDF5 file, through the reader.
+//! `sp ls`: the tree of any HDF5 file, walked one object at a time (an object that cannot be
+//! read is a node saying why, never the end of the listing), written as text or JSON.
 //!
 //! ```
-//! use sp::hdf5lite::reader::File;
+//! use sp::hdf5lite::{reader::File, tree};
 //!
 //! let bytes = include_bytes!("../tests/golden/synthetic/expected/golden.h5");
 //! let file = File::open(&bytes[..])?;
-//! let names: Vec<String> = file.root()?.links()?.into_iter().map(|l| l.name).collect();
-//! assert_eq!(names, ["events", "metadata", "rank_region_index", "region_table"]);
+//! let options = tree::Options { values: true, max_elements: Some(8) };
+//! let mut listing = Vec::new();
+//! tree::write_text(&mut listing, tree::Walk::new(&file, "/rank_region_index", options)?)?;
+//! let listing = String::from_utf8(listing)?;
+//! assert!(listing.contains("ranks"), "{listing}");
 //! let ranks = file.dataset(sp::schema::names::index::RANKS.path)?;
 //! assert_eq!(ranks.read_u64s()?, [0, 0, 0, 1, 1]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

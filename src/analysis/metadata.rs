@@ -52,6 +52,7 @@ impl PyValue {
             },
             Value::Compound(members) => PyValue::Str(format!("{members:?}")),
             Value::Array(items) => PyValue::List(items.into_iter().map(Self::decoded).collect()),
+            Value::Reference(r) => PyValue::Str(r.to_string()),
         }
     }
 

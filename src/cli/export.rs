@@ -77,6 +77,10 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let mut out = AtomicOutput::create(&opts.output)?;
     exporter
         .write(format, &selection, out.writer())
-        .map_err(|e| Failure::analysis(&opts.output, e))?;
+        .map_err(|e| match e {
+            // Only a failed write is about the output; the rest is about the profile read.
+            sp::analysis::Error::Write(_) => Failure::analysis(&opts.output, e),
+            _ => Failure::analysis(path, e),
+        })?;
     out.commit()
 }

@@ -138,6 +138,7 @@ pub fn describe(datatype: &Datatype) -> &'static str {
         Datatype::Enum { .. } => "an enum (bool)",
         Datatype::Compound { .. } => "a compound",
         Datatype::Array { .. } => "an array",
+        _ => "another type",
     }
 }
 

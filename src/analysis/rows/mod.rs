@@ -184,6 +184,19 @@ impl Default for RowOptions {
     }
 }
 
+/// The ranks below `num_ranks` that have rows, ascending.
+pub fn present_ranks(profile: &Profile) -> Vec<u32> {
+    let mut present: Vec<u32> = profile
+        .regions
+        .iter()
+        .flat_map(|r| r.ranks.iter().map(|x| x.rank))
+        .filter(|&r| u64::from(r) < profile.num_ranks)
+        .collect();
+    present.sort_unstable();
+    present.dedup();
+    present
+}
+
 /// The statistics rows, as `summary.region_rows(results, include, exclude, ranks, sort,
 /// percentage_mode)` returns them: the call tree when the profile's calls are loaded (and
 /// `options.flat` is not set), else one flat row per region from the stored statistics.
@@ -191,22 +204,14 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
     let RowOptions { sort, mode, flat } = options;
     let tree = profile.has_events() && !flat;
     let regions = selected_regions(profile, sel);
+    // Ranks without calls add no call paths: walk only the ranks that have some.
     let all_ranks: Vec<u32> = match &sel.ranks {
         Some(r) => r.clone(),
-        None => (0..profile.num_ranks)
-            .filter_map(|r| u32::try_from(r).ok())
-            .collect(),
+        None => present_ranks(profile),
     };
     let ranks_opt = sel.ranks.as_deref();
     let exclusive = if mode == PercentageMode::Exclusive && tree {
-        let mut present: Vec<u32> = profile
-            .regions
-            .iter()
-            .flat_map(|r| r.ranks.iter().map(|x| x.rank))
-            .collect();
-        present.sort_unstable();
-        present.dedup();
-        Some(exclusive_totals(profile, &present))
+        Some(exclusive_totals(profile, &present_ranks(profile)))
     } else if mode == PercentageMode::Exclusive {
         Some(Ok(HashMap::new()))
     } else {

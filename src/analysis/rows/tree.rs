@@ -56,28 +56,28 @@ pub(super) fn build_paths(
                     .collect(),
             );
         }
-        let mut call_paths: Vec<Vec<usize>> = Vec::with_capacity(calls.len());
+        // Each call's collapsed path (runs of one name merged), as its entry in `paths`: a
+        // call nested in its own region shares its parent's entry, so deep recursion costs
+        // no more than flat calls.
+        let name_of = |i: usize| regions[i].name.as_str();
+        let mut entry_of: Vec<usize> = Vec::with_capacity(calls.len());
         for c in &calls {
-            let mut path = match c.parent {
-                Some(p) => call_paths[p].clone(),
-                None => Vec::new(),
-            };
-            path.push(c.region);
-            call_paths.push(path);
-        }
-        for (c, path) in calls.iter().zip(&call_paths) {
-            let name_of = |i: usize| regions[i].name.as_str();
-            let mut collapsed: Vec<usize> = Vec::new();
-            for &part in path {
-                if collapsed
-                    .last()
-                    .is_none_or(|&l| name_of(l) != name_of(part))
-                {
-                    collapsed.push(part);
+            let nested_in_itself = c
+                .parent
+                .is_some_and(|p| name_of(calls[p].region) == name_of(c.region));
+            let parent_entry = c.parent.and_then(|p| entry_of.get(p).copied());
+            let entry = match parent_entry {
+                Some(e) if nested_in_itself => e,
+                _ => {
+                    let mut collapsed = parent_entry.map_or_else(Vec::new, |e| paths[e].0.clone());
+                    collapsed.push(c.region);
+                    *index.entry(collapsed.clone()).or_insert_with(|| {
+                        paths.push((collapsed, Vec::new(), false));
+                        paths.len() - 1
+                    })
                 }
-            }
-            let nested_in_itself =
-                path.len() > 1 && name_of(path[path.len() - 2]) == name_of(path[path.len() - 1]);
+            };
+            entry_of.push(entry);
             let exclusive_ns = match &exclusive_override {
                 Some(map) => map
                     .get(&(regions[c.region].name.clone(), c.start_ns, c.end_ns))
@@ -85,10 +85,6 @@ pub(super) fn build_paths(
                     .unwrap_or(c.exclusive_ns),
                 None => c.exclusive_ns,
             };
-            let entry = *index.entry(collapsed.clone()).or_insert_with(|| {
-                paths.push((collapsed, Vec::new(), false));
-                paths.len() - 1
-            });
             let slot = &mut paths[entry];
             slot.1.push(PathCall {
                 rank,

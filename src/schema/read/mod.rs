@@ -78,6 +78,12 @@ pub fn read<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<Profile, Error> {
     };
     let ranks = int_column(file, names::index::RANKS)?;
     profile.num_ranks = num_ranks(&profile.metadata, &ranks);
+    if profile.num_ranks > MAX_RANKS {
+        return Err(Error::Corrupt(format!(
+            "the profile claims {} ranks (more than {MAX_RANKS})",
+            profile.num_ranks
+        )));
+    }
     profile.summary_statistics = has_link(file, names::index::SUMMARY_STATISTICS)?;
     if depth == Depth::Metadata {
         return Ok(profile);
@@ -155,6 +161,11 @@ fn is_aggregate<R: ReadAt>(file: &File<R>, root: &Group<'_, R>) -> Result<bool, 
         && attr.shape() == Some(Shape::Scalar)
         && attr.value(file)? == Value::String(names::AGGREGATE.into()))
 }
+
+/// The most ranks a profile may claim (`mpi_size`, or the largest rank + 1). Exports name
+/// every rank, so a damaged value must not ask for billions; 2^20 is above the job sizes
+/// scope-profiler runs at.
+pub const MAX_RANKS: u64 = 1 << 20;
 
 /// `max(int(mpi_size), highest rank + 1)` when there are rows, else 0. `mpi_size` counts
 /// when it is a non-negative integer (or a string of one); otherwise it is 1.

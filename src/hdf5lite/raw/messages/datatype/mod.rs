@@ -1,14 +1,16 @@
-//! The Datatype Message (0x0003), mapped to and from [`model::Datatype`].
+//! The Datatype Message (0x0003), mapped to and from the model's [`Datatype`].
 //!
-//! Parses versions 1–3 of the classes the model covers (fixed-point, float, fixed and
-//! variable-length strings, compound, enum, array); other classes are `Unsupported`, naming
-//! the class. Encodes version 1 (version 3 for types containing an array, which version 1
-//! cannot express), as libhdf5 does with its default settings.
+//! Parses versions 1–4 of every class of the specification; a type the model cannot
+//! decode values of (a non-IEEE float, a revised reference) is
+//! [`Datatype::Unsupported`], naming what is not supported. Encodes version 1 (version 3 for
+//! types containing an array, which version 1 cannot express), as libhdf5 does with its
+//! default settings, for the classes the writer needs.
 
+use crate::hdf5lite::error::ErrorKind;
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::model::{
-    ByteOrder, CharSet, CompoundMember, Datatype, EnumMember, StrPad, StringLength,
-    VLEN_DESCRIPTOR_SIZE,
+    BitRange, ByteOrder, CharSet, CompoundMember, Datatype, EnumMember, ReferenceKind, StrPad,
+    StringLength, VLEN_DESCRIPTOR_SIZE,
 };
 use crate::hdf5lite::raw::cursor::{Cursor, Encoder};
 
@@ -54,9 +56,27 @@ impl DatatypeClass {
     }
 }
 
-/// Parses a datatype message body (or an embedded datatype).
+/// Parses a datatype message body (or an embedded datatype). A valid type this crate does
+/// not decode (a non-IEEE float, a revised reference, an unknown class) is
+/// [`Datatype::Unsupported`], not an error, so the object it describes stays readable.
 pub fn parse(c: &mut Cursor<'_>) -> Result<Datatype> {
-    parse_nested(c, 0)
+    let at = c.offset();
+    let head = c
+        .block()
+        .get(c.position()..c.position() + 8)
+        .map(|h| (h[0] & 0x0f, u32::from_le_bytes([h[4], h[5], h[6], h[7]])));
+    match parse_nested(c, 0) {
+        Err(e) if e.kind() == ErrorKind::Unsupported => {
+            let (class, size) = head.unwrap_or((0, 0));
+            c.skip(c.remaining()).map_err(|e| e.at(at))?;
+            Ok(Datatype::Unsupported {
+                class,
+                size,
+                reason: e.message().to_string(),
+            })
+        }
+        other => other,
+    }
 }
 
 fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
@@ -83,20 +103,25 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
     };
     match class {
         DatatypeClass::FIXED_POINT => {
-            let bit_offset = c.u16()?;
-            let precision = c.u16()?;
-            if !matches!(size, 1 | 2 | 4 | 8) || bit_offset != 0 || u32::from(precision) != 8 * size
+            let range = bit_range(c, size, at)?;
+            let signed = bits & 0x08 != 0;
+            if range.offset == 0 && u64::from(range.precision) == 8 * u64::from(size) && size <= 16
             {
-                return Err(Error::unsupported(format!(
-                    "integer of {size} bytes with precision {precision} at bit offset {bit_offset}"
-                ))
-                .at(at));
+                Ok(Datatype::Integer {
+                    size,
+                    signed,
+                    order,
+                })
+            } else if size <= 16 {
+                Ok(Datatype::NarrowInteger {
+                    size,
+                    signed,
+                    order,
+                    bits: range,
+                })
+            } else {
+                Err(Error::unsupported(format!("integer of {size} bytes")).at(at))
             }
-            Ok(Datatype::Integer {
-                size,
-                signed: bits & 0x08 != 0,
-                order,
-            })
         }
         DatatypeClass::FLOATING_POINT => {
             let sign = (bits >> 8) & 0xff;
@@ -111,31 +136,84 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
                 c.u32()?,
             );
             let ieee = match size {
+                2 => sign == 15 && norm == 2 && fields == (0, 16, 10, 5, 0, 10, 15),
                 4 => sign == 31 && norm == 2 && fields == (0, 32, 23, 8, 0, 23, 127),
                 8 => sign == 63 && norm == 2 && fields == (0, 64, 52, 11, 0, 52, 1023),
                 _ => false,
             };
             if bits & 0x40 != 0 || !ieee {
                 return Err(Error::unsupported(format!(
-                    "floating-point type of {size} bytes that is not IEEE 754 little/big-endian"
+                    "floating-point type of {size} bytes that is not IEEE 754 binary16, 32 or 64"
                 ))
                 .at(at));
             }
             Ok(Datatype::Float { size, order })
+        }
+        DatatypeClass::TIME => {
+            let precision = c.u16()?;
+            if !matches!(size, 1..=16) || u64::from(precision) != 8 * u64::from(size) {
+                return Err(Error::unsupported(format!(
+                    "time type of {size} bytes with precision {precision}"
+                ))
+                .at(at));
+            }
+            Ok(Datatype::Time { size, order })
         }
         DatatypeClass::STRING => Ok(Datatype::String {
             length: StringLength::Fixed(size),
             charset: charset((bits >> 4) & 0x0f, at)?,
             padding: padding(bits & 0x0f, at)?,
         }),
+        DatatypeClass::BITFIELD => {
+            let range = bit_range(c, size, at)?;
+            if size > 16 {
+                return Err(Error::unsupported(format!("bit field of {size} bytes")).at(at));
+            }
+            Ok(Datatype::Bitfield {
+                size,
+                order,
+                bits: range,
+            })
+        }
+        DatatypeClass::OPAQUE => {
+            let tag_len = (bits & 0xff) as usize;
+            let raw = c.bytes(tag_len)?;
+            let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+            let tag = String::from_utf8_lossy(&raw[..end]).into_owned();
+            Ok(Datatype::Opaque { size, tag })
+        }
         DatatypeClass::COMPOUND => parse_compound(c, version, bits, size, depth),
+        DatatypeClass::REFERENCE => {
+            let kind = match (version, bits & 0x0f) {
+                (1..=3, 0) => ReferenceKind::Object,
+                (1..=3, 1) => ReferenceKind::Region,
+                (v, k) => {
+                    return Err(Error::unsupported(format!(
+                        "reference of type {k} (datatype version {v}: the references of \
+                         HDF5 1.12 and later)"
+                    ))
+                    .at(at))
+                }
+            };
+            Ok(Datatype::Reference { kind, size })
+        }
         DatatypeClass::ENUM => {
             let count = bits & 0xffff;
             let base = parse_nested(c, depth + 1)?;
+            if !matches!(
+                base,
+                Datatype::Integer { .. } | Datatype::NarrowInteger { .. }
+            ) {
+                return Err(Error::unsupported("enum over a non-integer base type").at(at));
+            }
             let width = base
                 .element_size()
                 .and_then(|s| usize::try_from(s).ok())
                 .ok_or_else(|| c.error("enum base type too large"))?;
+            // Each member takes at least one byte of name and `width` of value.
+            if count as usize > c.remaining() {
+                return Err(c.error(format!("enum of {count} members in a short message")));
+            }
             let mut names = Vec::new();
             for _ in 0..count {
                 let raw = if version >= 3 {
@@ -161,14 +239,16 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
             let kind = bits & 0x0f;
             let pad = (bits >> 4) & 0x0f;
             let cset = (bits >> 8) & 0x0f;
-            parse_nested(c, depth + 1)?; // base type (1-byte characters for strings)
+            let base = parse_nested(c, depth + 1)?;
             match kind {
                 1 => Ok(Datatype::String {
                     length: StringLength::Variable,
                     charset: charset(cset, at)?,
                     padding: padding(pad, at)?,
                 }),
-                0 => Err(Error::unsupported("variable-length sequence datatype").at(at)),
+                0 => Ok(Datatype::Sequence {
+                    base: Box::new(base),
+                }),
                 k => Err(Error::format(format!("variable-length type kind {k}")).at(at)),
             }
         }
@@ -194,6 +274,20 @@ fn parse_nested(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
             Err(Error::unsupported(format!("datatype class {} ({})", other.name(), other.0)).at(at))
         }
     }
+}
+
+/// The bit offset and precision of a fixed-point or bit-field type, which must lie in its
+/// `size` bytes.
+fn bit_range(c: &mut Cursor<'_>, size: u32, at: u64) -> Result<BitRange> {
+    let offset = c.u16()?;
+    let precision = c.u16()?;
+    if precision == 0 || u64::from(offset) + u64::from(precision) > 8 * u64::from(size) {
+        return Err(Error::format(format!(
+            "{precision} bits at bit {offset} do not fit in {size} bytes"
+        ))
+        .at(at));
+    }
+    Ok(BitRange { offset, precision })
 }
 
 fn parse_compound(
@@ -415,6 +509,15 @@ pub fn encode(dt: &Datatype, e: &mut Encoder) -> Result<()> {
                 e.bytes(&m.value);
             }
         }
+        Datatype::NarrowInteger { .. }
+        | Datatype::Bitfield { .. }
+        | Datatype::Opaque { .. }
+        | Datatype::Reference { .. }
+        | Datatype::Sequence { .. }
+        | Datatype::Time { .. }
+        | Datatype::Unsupported { .. } => {
+            return Err(usage("the writer does not encode this datatype class"))
+        }
         Datatype::Array { base, dims } => {
             let size = dt
                 .element_size()
@@ -443,256 +546,4 @@ fn usage(msg: impl Into<String>) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hdf5lite::raw::cursor::Widths;
-    use crate::hdf5lite::ErrorKind;
-
-    fn parse_bytes(bytes: &[u8]) -> Result<Datatype> {
-        let mut c = Cursor::new(bytes, 0, Widths::STANDARD);
-        let dt = parse(&mut c)?;
-        assert_eq!(c.remaining(), 0, "trailing bytes");
-        Ok(dt)
-    }
-
-    fn enc(dt: &Datatype) -> Vec<u8> {
-        let mut e = Encoder::new(Widths::STANDARD);
-        encode(dt, &mut e).unwrap();
-        e.into_bytes()
-    }
-
-    const I64: [u8; 12] = [
-        0x10, // version 1, class fixed-point
-        0x08, 0, 0, // little-endian, signed
-        8, 0, 0, 0, // size 8
-        0, 0, // bit offset
-        64, 0, // precision
-    ];
-
-    const F64: [u8; 20] = [
-        0x11, // version 1, class floating-point
-        0x20, 63, 0, // LE, implied normalization; sign bit 63
-        8, 0, 0, 0, // size
-        0, 0, 64, 0, // bit offset 0, precision 64
-        52, 11, 0, 52, // exponent at 52 (11 bits), mantissa at 0 (52 bits)
-        0xff, 0x03, 0, 0, // bias 1023
-    ];
-
-    const VLEN_UTF8: [u8; 20] = [
-        0x19, // version 1, class variable-length
-        0x01, 0x01, 0, // kind string, padding null-terminate; UTF-8
-        16, 0, 0, 0, // descriptor size
-        0x10, 0x00, 0, 0, 1, 0, 0, 0, 0, 0, 8, 0, // base: u8
-    ];
-
-    #[test]
-    fn integer_float_vlen_bytes() {
-        assert_eq!(enc(&Datatype::I64), I64);
-        assert_eq!(parse_bytes(&I64).unwrap(), Datatype::I64);
-        assert_eq!(enc(&Datatype::F64), F64);
-        assert_eq!(parse_bytes(&F64).unwrap(), Datatype::F64);
-        assert_eq!(enc(&Datatype::VLEN_UTF8), VLEN_UTF8);
-        assert_eq!(parse_bytes(&VLEN_UTF8).unwrap(), Datatype::VLEN_UTF8);
-        let u32be = [0x10, 0x01, 0, 0, 4, 0, 0, 0, 0, 0, 32, 0];
-        assert_eq!(
-            parse_bytes(&u32be).unwrap(),
-            Datatype::Integer {
-                size: 4,
-                signed: false,
-                order: ByteOrder::Big
-            }
-        );
-    }
-
-    #[test]
-    fn fixed_string_nullpad_utf8() {
-        let bytes = [
-            0x13, // version 1, class string
-            0x11, 0, 0, // null-pad, UTF-8
-            7, 0, 0, 0, // size 7
-        ];
-        let dt = Datatype::String {
-            length: StringLength::Fixed(7),
-            charset: CharSet::Utf8,
-            padding: StrPad::NullPad,
-        };
-        assert_eq!(parse_bytes(&bytes).unwrap(), dt);
-        assert_eq!(enc(&dt), bytes);
-    }
-
-    #[test]
-    fn bool_enum_v1() {
-        let mut bytes = vec![
-            0x18, // version 1, class enum
-            2, 0, 0, // 2 members
-            1, 0, 0, 0, // size 1
-            0x10, 0x08, 0, 0, 1, 0, 0, 0, 0, 0, 8, 0, // base i8
-        ];
-        bytes.extend_from_slice(b"FALSE\0\0\0TRUE\0\0\0\0"); // names padded to 8
-        bytes.extend_from_slice(&[0, 1]); // values
-        assert_eq!(enc(&Datatype::bool_enum()), bytes);
-        assert_eq!(parse_bytes(&bytes).unwrap(), Datatype::bool_enum());
-    }
-
-    fn two_member_compound() -> Datatype {
-        Datatype::Compound {
-            size: 16,
-            members: vec![
-                CompoundMember {
-                    name: "total".into(),
-                    offset: 0,
-                    datatype: Datatype::I64,
-                },
-                CompoundMember {
-                    name: "mean".into(),
-                    offset: 8,
-                    datatype: Datatype::F64,
-                },
-            ],
-        }
-    }
-
-    #[test]
-    fn compound_v1() {
-        let mut bytes = vec![
-            0x16, // version 1, class compound
-            2, 0, 0, // 2 members
-            16, 0, 0, 0, // size
-        ];
-        bytes.extend_from_slice(b"total\0\0\0");
-        bytes.extend_from_slice(&[0, 0, 0, 0]); // offset 0
-        bytes.extend_from_slice(&[0; 28]); // rank 0, reserved, permutation, reserved, 4 dims
-        bytes.extend_from_slice(&I64);
-        bytes.extend_from_slice(b"mean\0\0\0\0");
-        bytes.extend_from_slice(&[8, 0, 0, 0]);
-        bytes.extend_from_slice(&[0; 28]);
-        bytes.extend_from_slice(&F64);
-        let dt = two_member_compound();
-        assert_eq!(enc(&dt), bytes);
-        assert_eq!(parse_bytes(&bytes).unwrap(), dt);
-    }
-
-    #[test]
-    fn compound_v1_member_dims_become_arrays() {
-        let mut bytes = vec![0x16, 1, 0, 0, 24, 0, 0, 0];
-        bytes.extend_from_slice(b"xyz\0\0\0\0\0");
-        bytes.extend_from_slice(&[0, 0, 0, 0]); // offset
-        bytes.extend_from_slice(&[1, 0, 0, 0]); // rank 1 + reserved
-        bytes.extend_from_slice(&[0; 8]); // permutation, reserved
-        bytes.extend_from_slice(&[3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // dims
-        bytes.extend_from_slice(&I64);
-        assert_eq!(
-            parse_bytes(&bytes).unwrap(),
-            Datatype::Compound {
-                size: 24,
-                members: vec![CompoundMember {
-                    name: "xyz".into(),
-                    offset: 0,
-                    datatype: Datatype::Array {
-                        base: Box::new(Datatype::I64),
-                        dims: vec![3]
-                    }
-                }]
-            }
-        );
-    }
-
-    #[test]
-    fn compound_v3_nested_with_array() {
-        let mut bytes = vec![0x36, 2, 0, 0, 40, 0, 0, 0];
-        bytes.extend_from_slice(b"a\0"); // unpadded name
-        bytes.push(0); // 1-byte offset (size < 256)
-        bytes.extend_from_slice(&[0x36, 1, 0, 0, 16, 0, 0, 0]); // nested compound v3
-        bytes.extend_from_slice(b"v\0");
-        bytes.push(0);
-        bytes.extend_from_slice(&[0x3a, 0, 0, 0, 16, 0, 0, 0]); // array v3, size 16
-        bytes.extend_from_slice(&[1, 2, 0, 0, 0]); // rank 1, dim 2
-        bytes.extend_from_slice(&I64);
-        bytes.extend_from_slice(b"b\0");
-        bytes.push(16);
-        bytes.extend_from_slice(&VLEN_UTF8);
-        let dt = Datatype::Compound {
-            size: 40,
-            members: vec![
-                CompoundMember {
-                    name: "a".into(),
-                    offset: 0,
-                    datatype: Datatype::Compound {
-                        size: 16,
-                        members: vec![CompoundMember {
-                            name: "v".into(),
-                            offset: 0,
-                            datatype: Datatype::Array {
-                                base: Box::new(Datatype::I64),
-                                dims: vec![2],
-                            },
-                        }],
-                    },
-                },
-                CompoundMember {
-                    name: "b".into(),
-                    offset: 16,
-                    datatype: Datatype::VLEN_UTF8,
-                },
-            ],
-        };
-        assert_eq!(parse_bytes(&bytes).unwrap(), dt);
-        assert_eq!(enc(&dt), bytes);
-    }
-
-    #[test]
-    fn array_v2_with_permutation() {
-        let mut bytes = vec![0x2a, 0, 0, 0, 24, 0, 0, 0];
-        bytes.extend_from_slice(&[1, 0, 0, 0]); // rank 1, reserved
-        bytes.extend_from_slice(&[3, 0, 0, 0]); // dim 3
-        bytes.extend_from_slice(&[0, 0, 0, 0]); // permutation
-        bytes.extend_from_slice(&I64);
-        assert_eq!(
-            parse_bytes(&bytes).unwrap(),
-            Datatype::Array {
-                base: Box::new(Datatype::I64),
-                dims: vec![3]
-            }
-        );
-    }
-
-    #[test]
-    fn unsupported_classes_are_named() {
-        let opaque = [0x15, 0, 0, 0, 4, 0, 0, 0];
-        let err = parse_bytes(&opaque).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Unsupported);
-        assert_eq!(err.message(), "datatype class opaque (5)");
-        let seq = [
-            0x19, 0, 0, 0, 16, 0, 0, 0, 0x10, 0x08, 0, 0, 4, 0, 0, 0, 0, 0, 32, 0,
-        ];
-        let err = parse_bytes(&seq).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Unsupported);
-        assert_eq!(err.message(), "variable-length sequence datatype");
-        let f16 = [
-            0x11, 0x20, 15, 0, 2, 0, 0, 0, 0, 0, 16, 0, 10, 5, 0, 10, 15, 0, 0, 0,
-        ];
-        assert_eq!(
-            parse_bytes(&f16).unwrap_err().kind(),
-            ErrorKind::Unsupported
-        );
-    }
-
-    #[test]
-    fn deep_nesting_is_limited() {
-        // 40 nested single-member arrays of rank 0 (v3): each level is 9 bytes.
-        let mut bytes = Vec::new();
-        for _ in 0..40 {
-            bytes.extend_from_slice(&[0x3a, 0, 0, 0, 8, 0, 0, 0, 0]);
-        }
-        bytes.extend_from_slice(&I64);
-        let err = parse_bytes(&bytes).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::LimitsExceeded);
-    }
-
-    #[test]
-    fn truncated_is_format_error() {
-        let err = parse_bytes(&I64[..10]).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Format);
-        assert_eq!(err.offset(), Some(10));
-    }
-}
+mod tests;

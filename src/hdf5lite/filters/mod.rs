@@ -1,6 +1,18 @@
-//! Undoing the filter pipeline on one chunk: deflate (zlib), shuffle and Fletcher-32, in
-//! reverse order, skipping each filter whose bit is set in the chunk's filter mask. Other
-//! filters are reported as [`Unsupported`](super::ErrorKind::Unsupported) by id and name.
+//! Undoing the filter pipeline on one chunk, in reverse order, skipping each filter whose
+//! bit is set in the chunk's filter mask: deflate (zlib), shuffle and Fletcher-32, n-bit and
+//! scale-offset (libhdf5's own), lzf (h5py's) and zstd (hdf5plugin's), all in pure Rust.
+//! Every decompressor writes into a buffer of the size the chunk must have, so a stream
+//! that would produce more is malformed, never a larger allocation. Other filters are
+//! reported as [`Unsupported`](super::ErrorKind::Unsupported) by id and name; the
+//! dataset's description stays readable.
+//!
+//! The writer's side is [`ShuffleDeflate`].
+
+mod bits;
+pub mod lzf;
+pub mod nbit;
+pub mod scaleoffset;
+pub mod zstd;
 
 use flate2::{Decompress, FlushDecompress, Status};
 
@@ -30,16 +42,21 @@ pub fn known_name(id: FilterId) -> Option<&'static str> {
 pub fn is_supported(id: FilterId) -> bool {
     matches!(
         id,
-        FilterId::DEFLATE | FilterId::SHUFFLE | FilterId::FLETCHER32
+        FilterId::DEFLATE
+            | FilterId::SHUFFLE
+            | FilterId::FLETCHER32
+            | FilterId::NBIT
+            | FilterId::SCALE_OFFSET
+            | FilterId::LZF
+            | FilterId::ZSTD
     )
 }
 
-/// A name for messages: the stored one, else the customary one, else "unknown".
+/// A name for messages: the customary one, else the stored one, else "unknown" (stored
+/// names are often long descriptions: "HDF5 zstd filter; see https://…").
 pub fn display_name(f: &Filter) -> &str {
-    f.name
-        .as_deref()
-        .filter(|n| !n.is_empty())
-        .or(known_name(f.id))
+    known_name(f.id)
+        .or(f.name.as_deref().filter(|n| !n.is_empty()))
         .unwrap_or("unknown")
 }
 
@@ -61,7 +78,7 @@ pub fn check_supported(filters: &[Filter]) -> Result<()> {
 pub fn decode_chunk(
     filters: &[Filter],
     mask: u32,
-    stored: Vec<u8>,
+    stored: &[u8],
     chunk_len: usize,
     element_size: usize,
     at: u64,
@@ -69,7 +86,7 @@ pub fn decode_chunk(
     check_supported(filters)?;
     // Fletcher-32 adds 4 bytes; a zlib stream may decompress to at most the chunk plus the
     // checksums still to be removed after it.
-    let mut data = stored;
+    let mut data = stored.to_vec();
     for (i, f) in filters.iter().enumerate().rev() {
         if i < 32 && mask & (1 << i) != 0 {
             continue;
@@ -79,8 +96,13 @@ pub fn decode_chunk(
             .enumerate()
             .filter(|(j, g)| g.id == FilterId::FLETCHER32 && !(*j < 32 && mask & (1 << j) != 0))
             .count();
+        let bound = chunk_len.saturating_add(4 * later_checksums);
         data = match f.id {
-            FilterId::DEFLATE => inflate(&data, chunk_len.saturating_add(4 * later_checksums), at)?,
+            FilterId::DEFLATE => inflate(&data, bound, at)?,
+            FilterId::LZF => lzf::decode(&data, bound, at)?,
+            FilterId::ZSTD => zstd::decode(&data, bound, at)?,
+            FilterId::NBIT => nbit::decode(&data, &f.client_data, chunk_len, at)?,
+            FilterId::SCALE_OFFSET => scaleoffset::decode(&data, &f.client_data, chunk_len, at)?,
             FilterId::SHUFFLE => {
                 let es = match f.client_data.first() {
                     Some(&n) => usize::try_from(n).unwrap_or(usize::MAX),
@@ -335,7 +357,10 @@ mod tests {
             filter(FilterId::SHUFFLE, &[8]),
             filter(FilterId::DEFLATE, &[4]),
         ];
-        assert_eq!(decode_chunk(&pipeline, 0, stored, 512, 8, 0).unwrap(), data);
+        assert_eq!(
+            decode_chunk(&pipeline, 0, &stored, 512, 8, 0).unwrap(),
+            data
+        );
     }
 
     #[test]
@@ -347,7 +372,7 @@ mod tests {
             filter(FilterId::DEFLATE, &[4]),
         ];
         assert_eq!(
-            decode_chunk(&pipeline, 1, stored, data.len(), 16, 0).unwrap(),
+            decode_chunk(&pipeline, 1, &stored, data.len(), 16, 0).unwrap(),
             data
         );
     }
@@ -356,7 +381,7 @@ mod tests {
     fn oversized_stream_is_malformed() {
         let stored = zlib(&[7u8; 100]);
         let err =
-            decode_chunk(&[filter(FilterId::DEFLATE, &[])], 0, stored, 50, 1, 64).unwrap_err();
+            decode_chunk(&[filter(FilterId::DEFLATE, &[])], 0, &stored, 50, 1, 64).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Format);
         assert_eq!(err.offset(), Some(64));
     }
@@ -377,12 +402,12 @@ mod tests {
         chunk.extend_from_slice(&fletcher32(&[1, 2, 3, 4]).to_le_bytes());
         let pipeline = [filter(FilterId::FLETCHER32, &[])];
         assert_eq!(
-            decode_chunk(&pipeline, 0, chunk.clone(), 4, 1, 0).unwrap(),
+            decode_chunk(&pipeline, 0, &chunk, 4, 1, 0).unwrap(),
             vec![1, 2, 3, 4]
         );
         chunk[0] ^= 1;
         assert_eq!(
-            decode_chunk(&pipeline, 0, chunk, 4, 1, 0)
+            decode_chunk(&pipeline, 0, &chunk, 4, 1, 0)
                 .unwrap_err()
                 .kind(),
             ErrorKind::Checksum
@@ -391,10 +416,25 @@ mod tests {
 
     #[test]
     fn unknown_filter_is_named() {
-        let f = [filter(FilterId::LZF, &[])];
-        let err = decode_chunk(&f, 0, vec![], 0, 1, 0).unwrap_err();
+        let f = [filter(FilterId::SZIP, &[])];
+        let err = decode_chunk(&f, 0, &[], 0, 1, 0).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Unsupported);
-        assert_eq!(err.message(), "filter 32000 (lzf) is not supported");
+        assert_eq!(err.message(), "filter 4 (szip) is not supported");
+    }
+
+    #[test]
+    fn lzf_under_shuffle() {
+        // Shuffled bytes of two u16 values 0x0101, 0x0101: "\x01\x01\x01\x01", as LZF:
+        // a literal of one byte and a back reference of 3 at distance 1.
+        let stored = [0x00, 0x01, 0x20, 0x00];
+        let pipeline = [filter(FilterId::SHUFFLE, &[2]), filter(FilterId::LZF, &[])];
+        assert_eq!(
+            decode_chunk(&pipeline, 0, &stored, 4, 2, 0).unwrap(),
+            [1, 1, 1, 1]
+        );
+        // A stream that would pass the chunk's size is malformed.
+        let err = decode_chunk(&pipeline, 0, &stored, 3, 2, 0).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Format);
     }
 
     #[test]
