@@ -64,7 +64,7 @@ pub(crate) struct Buffers {
 /// An input as a worker keeps it open.
 enum Opened<R: ReadAt> {
     Trace(R),
-    Profile(File<R>),
+    Profile(Box<File<R>>),
 }
 
 /// One thread's state for the pipeline's jobs: its buffers, and the input it read last, kept
@@ -116,10 +116,10 @@ impl<R: ReadAt> Worker<R> {
                 false => Error::read(name, source),
             })?;
             let opened = if profile {
-                Opened::Profile(File::open(source).map_err(|e| Error::Hdf5 {
+                Opened::Profile(Box::new(File::open(source).map_err(|e| Error::Hdf5 {
                     input: name.to_owned(),
                     source: e,
-                })?)
+                })?))
             } else {
                 Opened::Trace(source)
             };
