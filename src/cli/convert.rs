@@ -117,9 +117,11 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     if !opts.quiet {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
-        let _ = summary::print(&converted, &mut out)
-            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
+        // A closed pipe (`sp convert … | head`) ends quietly, by the one rule in `cli::run`.
+        summary::print(&converted, &mut out)
+            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()))
+            .and_then(|()| out.flush())
+            .map_err(Failure::Stdout)?;
     }
     Ok(())
 }
