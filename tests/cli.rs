@@ -245,7 +245,16 @@ fn closed_stdout_is_not_a_failure() {
     assert!(dir.join("run.h5").exists());
 }
 
-const SUBCOMMANDS: [&str; 6] = ["convert", "inspect", "export", "ls", "completions", "man"];
+const SUBCOMMANDS: [&str; 8] = [
+    "convert",
+    "inspect",
+    "export",
+    "diff",
+    "check",
+    "ls",
+    "completions",
+    "man",
+];
 
 #[test]
 fn completions_name_every_subcommand() {

@@ -1,10 +1,12 @@
 //! Reading a stored profile back and answering the everyday questions about it: the region
 //! statistics of `scope-profiler inspect` (computed to the same bits) and its report as a
-//! table, CSV or JSON ([`report`]), and streaming exports to the formats of trace viewers
-//! ([`export`]). It works on the one profile model of [`schema`](crate::schema), read to the
-//! depth each question needs ([`load`]). Independent of the file system and the terminal: it
-//! reads through [`ReadAt`](crate::io::ReadAt) and writes to any [`std::io::Write`], so it
-//! runs in WebAssembly too.
+//! table, CSV or JSON ([`report`]), two profiles compared region by region as
+//! `scope-profiler diff` and `check` compare them ([`compare`]), and streaming exports to
+//! the formats of trace viewers ([`export`]). It works on the one profile model of
+//! [`schema`](crate::schema), read to the depth each question needs ([`load`]).
+//! Independent of the file system and the terminal: it reads through
+//! [`ReadAt`](crate::io::ReadAt) and writes to any [`std::io::Write`], so it runs in
+//! WebAssembly too.
 //!
 //! ```
 //! use sp::analysis::{load, region_rows, RowOptions, Selection};
@@ -20,6 +22,7 @@
 
 pub mod balance;
 pub mod calltree;
+pub mod compare;
 pub mod error;
 pub mod events;
 pub mod export;

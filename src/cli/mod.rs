@@ -1,7 +1,8 @@
 //! The command line: argument parsing (clap), one module per subcommand, and the one place
 //! where errors become prose ([`Failure`]). Exit status 0 on success (and on a closed
-//! stdout), 1 on failure, 2 on a usage error.
+//! stdout), 1 on failure (and on a check over its budget), 2 on a usage error.
 
+mod compare;
 mod completions;
 mod convert;
 mod export;
@@ -32,6 +33,8 @@ enum Command {
     Convert(convert::Opts),
     Inspect(inspect::Opts),
     Export(export::Opts),
+    Diff(compare::DiffOpts),
+    Check(compare::CheckOpts),
     Ls(ls::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
@@ -49,15 +52,19 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Convert(opts) => convert::run(opts),
-        Command::Inspect(opts) => inspect::run(opts),
-        Command::Export(opts) => export::run(opts),
-        Command::Ls(opts) => ls::run(opts),
-        Command::Completions(opts) => completions::run_completions(opts),
-        Command::Man(opts) => completions::run_man(opts),
+        Command::Convert(opts) => convert::run(opts).map(|()| true),
+        Command::Inspect(opts) => inspect::run(opts).map(|()| true),
+        Command::Export(opts) => export::run(opts).map(|()| true),
+        Command::Diff(opts) => compare::run_diff(opts).map(|()| true),
+        Command::Check(opts) => compare::run_check(opts),
+        Command::Ls(opts) => ls::run(opts).map(|()| true),
+        Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
+        Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        // A check found a regression over its budget (the report says which).
+        Ok(false) => ExitCode::FAILURE,
         // The reader of stdout went away (`sp inspect … | head`): stop quietly.
         Err(failure) if failure.is_closed_stdout() => ExitCode::SUCCESS,
         Err(failure) => {

@@ -71,7 +71,7 @@ pub(super) fn write(
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a newline.
-fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

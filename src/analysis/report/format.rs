@@ -53,23 +53,39 @@ pub(crate) fn fmt_sci(v: f64) -> String {
 
 /// Python's `format(x, ".6g")`.
 pub(crate) fn python_g6(x: f64) -> String {
-    if x == 0.0 {
-        return "0".into();
+    python_g(x, 6)
+}
+
+/// Python's `format(x, ".{precision}g")`: `precision` significant digits, fixed notation
+/// for decimal exponents from -4 up to `precision - 1`, else scientific with a signed
+/// two-digit exponent; trailing zeros dropped. Rounding is Python's (to nearest, ties to
+/// even, on the exact binary value), which Rust's formatting shares.
+pub(crate) fn python_g(x: f64, precision: usize) -> String {
+    if x.is_nan() {
+        return "nan".into();
     }
-    let exp = x.abs().log10().floor() as i32;
-    if !(-5..6).contains(&exp) {
-        let m = format!("{x:.5e}");
-        let (mant, e) = m.split_once('e').unwrap_or((&m, "0"));
-        let mant = mant.trim_end_matches('0').trim_end_matches('.');
-        let e: i32 = e.parse().unwrap_or(0);
-        return format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf" } else { "inf" }.into();
     }
-    let decimals = (5 - exp).max(0) as usize;
-    let t = format!("{x:.decimals$}");
-    if t.contains('.') {
-        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    let digits = precision.max(1);
+    // The exponent after rounding to `digits` significant digits decides the notation.
+    let sci = format!("{x:.*e}", digits - 1);
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |t: &str| -> String {
+        if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            t.to_string()
+        }
+    };
+    let digits = i32::try_from(digits).unwrap_or(i32::MAX);
+    if (-4..digits).contains(&exp) {
+        let decimals = usize::try_from(digits - 1 - exp).unwrap_or(0);
+        trim(&format!("{x:.decimals$}"))
     } else {
-        t
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
     }
 }
 
@@ -159,6 +175,16 @@ mod tests {
         assert_eq!(python_g6(123456789.0), "1.23457e+08");
         assert_eq!(python_g6(2.5e-7), "2.5e-07");
         assert_eq!(python_g6(0.0), "0");
+        assert_eq!(python_g6(-0.0), "-0");
+        assert_eq!(python_g6(999999.5), "1e+06");
+        assert_eq!(python_g6(9.999995e-5), "0.0001");
+        assert_eq!(python_g6(-3.1045e-05), "-3.1045e-05");
+        assert_eq!(python_g6(1e16), "1e+16");
+        assert_eq!(python_g(26.1003, 4), "26.1");
+        assert_eq!(python_g(-1.62447, 4), "-1.624");
+        assert_eq!(python_g(12345.6, 4), "1.235e+04");
+        assert_eq!(python_g(f64::INFINITY, 6), "inf");
+        assert_eq!(python_g(f64::NAN, 4), "nan");
         assert_eq!(fmt_sci(0.000123456), "1.235e-04");
         assert_eq!(fmt_sci(12345.0), "1.234e+04");
         assert_eq!(fmt_count(999), "999");

@@ -29,8 +29,9 @@
 //! # Ok(()) }
 //! ```
 
-mod csv;
-mod format;
+pub(crate) mod csv;
+pub(crate) mod format;
+pub(crate) mod grid;
 mod json;
 mod table;
 
@@ -117,6 +118,26 @@ impl Column {
     fn needs_events(self) -> bool {
         matches!(self, Column::P50 | Column::P95 | Column::P99)
     }
+}
+
+/// The reference's note (`summary.gpu_timing_warnings`) on rows whose GPU time exceeds twice their CPU time, if any.
+pub fn gpu_timing_warning(rows: &[RegionRow]) -> Option<String> {
+    let mut names: Vec<&str> = rows
+        .iter()
+        .filter(|r| matches!((r.gpu_total, r.total), (Some(g), Some(t)) if g > 2.0 * t))
+        .map(|r| r.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    (!names.is_empty()).then(|| {
+        format!(
+            "Warning: GPU time exceeds CPU time by more than 2x for {}. This may indicate \
+             asynchronous GPU work; CPU time can measure enqueue time rather than device \
+             execution. Use GPU metrics or opt in to gpu_sync_on_exit=True (disables CPU/GPU \
+             overlap).",
+            names.join(", ")
+        )
+    })
 }
 
 /// The output format.

@@ -12,7 +12,8 @@ use crate::schema::{MetaValue, Profile};
 use super::format::{
     clip, fmt_count, fmt_dur, fmt_sci, is_upper, python_g6, tree_prefix, truncate, wrap,
 };
-use super::{Column, FileReport, ReportOptions};
+use super::grid::{column_widths, draw};
+use super::{gpu_timing_warning, Column, FileReport, ReportOptions};
 
 /// A percentage with two decimals, `-` when there is none.
 fn pct(percent: Option<f64>) -> String {
@@ -268,16 +269,7 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
         }
     }
     let headers: Vec<&str> = keys.iter().map(|k| k.header()).collect();
-    let mut widths: Vec<usize> = (0..keys.len())
-        .map(|i| {
-            table
-                .iter()
-                .map(|r| r[i].chars().count())
-                .chain([headers[i].chars().count() + 2])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let mut widths = column_widths(&headers, &table);
     // Fit the terminal: the region column gives up width (names end in `…`), down to 12;
     // then columns are dropped from the right (the region column always stays).
     let table_width = |widths: &[usize]| 4 + widths.iter().map(|w| w + 4).sum::<usize>() - 2;
@@ -302,46 +294,9 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
         }
     }
     hidden.reverse();
-    let line = |l: &str, r: &str| {
-        let parts: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
-        format!("  {l}{}{r}\n", parts.join("──"))
-    };
-    let data = |cells: &[String]| {
-        let parts: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!(" {}{} ", c, " ".repeat(w - c.chars().count())))
-            .collect();
-        format!("  │{}│\n", parts.join("  "))
-    };
-    s.push_str(&line("╭", "╮"));
-    let header_cells: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
-    s.push_str(&data(&header_cells));
-    s.push_str(&line("├", "┤"));
-    for r in &table {
-        s.push_str(&data(r));
-    }
-    s.push_str(&line("╰", "╯"));
+    s.push_str(&draw(&headers, &table, &widths));
     let mut notes: Vec<String> = Vec::new();
-    let heavy: Vec<&str> = {
-        let mut v: Vec<&str> = rows
-            .iter()
-            .filter(|r| matches!((r.gpu_total, r.total), (Some(g), Some(t)) if g > 2.0 * t))
-            .map(|r| r.name.as_str())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    if !heavy.is_empty() {
-        notes.push(format!(
-            "Warning: GPU time exceeds CPU time by more than 2x for {}. This may indicate \
-             asynchronous GPU work; CPU time can measure enqueue time rather than device \
-             execution. Use GPU metrics or opt in to gpu_sync_on_exit=True (disables CPU/GPU \
-             overlap).",
-            heavy.join(", ")
-        ));
-    }
+    notes.extend(gpu_timing_warning(rows));
     if !hidden.is_empty() {
         notes.push(format!(
             "Hidden to fit the terminal: {} (widen it, choose --columns, or use --format csv).",

@@ -1,0 +1,276 @@
+//! `sp diff` and `sp check`: the shell over [`sp::analysis::compare`] — arguments, the two
+//! files (read on two threads), and the exit status of a check.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
+use sp::analysis::{parse_ranks, Selection};
+use sp::hdf5lite::reader::File;
+use sp::schema::Profile;
+
+use super::local_file::LocalFile;
+use super::Failure;
+
+/// Compare region statistics between two profiles
+///
+/// One row per region either profile has: the metric in a (the baseline) and b, the
+/// delta b − a and the change in percent of a; then the regions only one side has.
+///
+/// Examples:
+///   sp diff before.h5 after.h5
+///   sp diff before.h5 after.h5 --metric p95 --sort pct --threshold 5
+///   sp diff before.h5 after.h5 --ranks 0-3 --format json
+///
+/// JSON (--format json) is one document: {"a": side, "b": side, "metric", "sort",
+/// "threshold", "rows": [{"name", "a", "b", "delta", "pct"}], "only_in_a", "only_in_b",
+/// "warnings"}, each side {"file", "label", "num_ranks"}; values at full precision in the
+/// metric's unit, null where there is none. CSV (--format csv) has one line per row.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct DiffOpts {
+    #[command(flatten)]
+    common: Common,
+    /// Row order: descending |delta|, descending |delta %|, or by name.
+    #[arg(long, default_value = "delta", value_parser = order_names())]
+    sort: String,
+    /// Only show regions whose absolute percent change is at least this.
+    #[arg(long, value_name = "PCT")]
+    threshold: Option<f64>,
+}
+
+/// Fail when a candidate profile exceeds a regression budget
+///
+/// Exits 0 when every region of b is within the budget of a, 1 when one is not (or a
+/// file cannot be read), 2 on a usage error.
+///
+/// Examples:
+///   sp check baseline.h5 candidate.h5 --max-regression 5
+///   sp check baseline.h5 candidate.h5 --max-regression 10 --metric p99 --fail-on-new
+///
+/// JSON (--format json) is the document of sp diff with "max_regression",
+/// "fail_on_new", "passed" and "violations" (names) instead of "threshold", and a
+/// "violation" flag on every row; CSV has a violation column.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct CheckOpts {
+    #[command(flatten)]
+    common: Common,
+    /// Maximum allowed increase, in percent.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, allow_negative_numbers = true,
+          value_parser = percentage)]
+    max_regression: f64,
+    /// Treat regions absent from the baseline as failures.
+    #[arg(long)]
+    fail_on_new: bool,
+}
+
+/// The arguments diff and check share.
+#[derive(Debug, Args)]
+struct Common {
+    /// The baseline profile (a).
+    file_a: PathBuf,
+    /// The profile compared with it (b).
+    file_b: PathBuf,
+    /// Only compare regions whose name matches one of these regexes (anchored at the start).
+    #[arg(long, num_args = 1..)]
+    include: Option<Vec<String>>,
+    /// Skip regions whose name matches one of these regexes.
+    #[arg(long, num_args = 1..)]
+    exclude: Option<Vec<String>>,
+    /// Restrict region statistics to these ranks, e.g. `0 2` or `0-3`.
+    #[arg(long, num_args = 1..)]
+    ranks: Option<Vec<String>>,
+    /// Statistic to compare.
+    #[arg(long, default_value = "total", value_parser = metric_names())]
+    metric: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    Table,
+    Json,
+    Csv,
+}
+
+fn metric_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(Metric::ALL.map(|(_, n)| n))
+}
+
+fn order_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(DiffOrder::ALL.map(|(_, n)| n))
+}
+
+/// A budget in percent: a number that is not negative.
+fn percentage(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    Budget::new(value, false)
+        .map(|b| b.max_regression())
+        .map_err(|e| e.to_string())
+}
+
+/// Both profiles, read as the metric needs, with the selection.
+struct Loaded {
+    metric: Metric,
+    format: Format,
+    selection: Selection,
+    a: Profile,
+    b: Profile,
+    name_a: String,
+    name_b: String,
+}
+
+impl Common {
+    fn load(&self) -> Result<Loaded, Failure> {
+        let mut selection = Selection::new(self.include.as_deref(), self.exclude.as_deref(), None)?;
+        selection.ranks = self.ranks.as_deref().map(parse_ranks).transpose()?;
+        let metric = Metric::from_name(&self.metric).unwrap_or_default();
+        let (a, b) = std::thread::scope(|scope| {
+            let a = scope.spawn(|| read(&self.file_a, metric));
+            let b = read(&self.file_b, metric);
+            (join(a), b)
+        });
+        Ok(Loaded {
+            metric,
+            format: match self.format {
+                OutputFormat::Table => Format::Table,
+                OutputFormat::Json => Format::Json,
+                OutputFormat::Csv => Format::Csv,
+            },
+            selection,
+            a: a?,
+            b: b?,
+            name_a: display_name(&self.file_a),
+            name_b: display_name(&self.file_b),
+        })
+    }
+}
+
+fn join(
+    handle: std::thread::ScopedJoinHandle<'_, Result<Profile, Failure>>,
+) -> Result<Profile, Failure> {
+    handle
+        .join()
+        .unwrap_or_else(|_| Err(Failure::new("a reader thread panicked")))
+}
+
+/// Reads `path` as `metric` needs.
+fn read(path: &Path, metric: Metric) -> Result<Profile, Failure> {
+    let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
+    let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
+    metric
+        .reading()
+        .read(&file)
+        .map_err(|e| Failure::analysis(path, e))
+}
+
+pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
+    let loaded = opts.common.load()?;
+    let options = DiffOptions {
+        metric: loaded.metric,
+        order: DiffOrder::from_name(&opts.sort).unwrap_or_default(),
+        threshold: opts.threshold,
+    };
+    let comparison = compare::diff(&loaded.a, &loaded.b, &loaded.selection, &options);
+    let (a, b) = loaded.sides();
+    let mut out = std::io::stdout().lock();
+    compare::write_diff(&mut out, loaded.format, &a, &b, &comparison).map_err(Failure::Stdout)?;
+    out.flush().map_err(Failure::Stdout)
+}
+
+/// Runs the check; `Ok(false)` when the budget is broken.
+pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
+    let budget = Budget::new(opts.max_regression, opts.fail_on_new)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let loaded = opts.common.load()?;
+    let outcome = compare::check(
+        &loaded.a,
+        &loaded.b,
+        &loaded.selection,
+        loaded.metric,
+        budget,
+    );
+    let (a, b) = loaded.sides();
+    let mut out = std::io::stdout().lock();
+    compare::write_check(&mut out, loaded.format, &a, &b, &outcome).map_err(Failure::Stdout)?;
+    out.flush().map_err(Failure::Stdout)?;
+    Ok(outcome.passed())
+}
+
+impl Loaded {
+    fn sides(&self) -> (Side<'_>, Side<'_>) {
+        (
+            Side {
+                name: &self.name_a,
+                profile: &self.a,
+            },
+            Side {
+                name: &self.name_b,
+                profile: &self.b,
+            },
+        )
+    }
+}
+
+/// `path` as the reference names a run (`os.path.relpath`): relative to the working
+/// directory, `.` and `..` resolved by the letters of the path.
+fn display_name(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    relative_to(path, &cwd).display().to_string()
+}
+
+/// `path` relative to the absolute directory `base`, both normalised lexically.
+fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let normal = |p: &Path| -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+                _ => {}
+            }
+        }
+        parts
+    };
+    let target = normal(&base.join(path));
+    let base = normal(base);
+    let common = target.iter().zip(&base).take_while(|(t, b)| t == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..base.len() {
+        out.push("..");
+    }
+    for part in &target[common..] {
+        out.push(part);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What Python's `os.path.relpath(path, start)` gives for the same paths.
+    #[test]
+    fn names_are_relative_like_relpath() {
+        let base = Path::new("/home/u/runs");
+        let rel = |p: &str| relative_to(Path::new(p), base).display().to_string();
+        assert_eq!(rel("a.h5"), "a.h5");
+        assert_eq!(rel("./sub/../a.h5"), "a.h5");
+        assert_eq!(rel("/home/u/runs/x/a.h5"), "x/a.h5");
+        assert_eq!(rel("/home/u/other/a.h5"), "../other/a.h5");
+        assert_eq!(rel("../../../../a.h5"), "../../../a.h5");
+        assert_eq!(rel("/home/u/runs"), ".");
+    }
+}
