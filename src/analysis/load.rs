@@ -68,6 +68,18 @@ pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
     Ok(profile)
 }
 
+/// The profile a report shows beside rows computed from its calls by
+/// [`FlatJobs`](super::rows::FlatJobs) or [`TreeJobs`](super::rows::TreeJobs): the index with
+/// every row's first start and last end ([`read_index`]), standing for the full read
+/// ([`Depth::Events`]) whose rows they are, so the report's headline (the wall clock) is
+/// the full read's. Its rows' calls are not loaded: compute rows with the jobs, not with
+/// [`region_rows`](super::region_rows).
+pub fn read_for_jobs<R: ReadAt>(file: &File<R>) -> Result<Profile> {
+    let mut profile = read_index(file)?;
+    profile.depth = Depth::Events;
+    Ok(profile)
+}
+
 fn no_events() -> Error {
     Error::Corrupt("the index points at events but the file has no /events".into())
 }
