@@ -9,7 +9,7 @@ use std::sync::mpsc;
 
 use clap::{Args, ValueEnum};
 use sp::analysis::report::{Column, FileReport, Format, Reading, ReportOptions, ReportWriter};
-use sp::analysis::rows::FlatJobs;
+use sp::analysis::rows::{FlatJobs, TreeJobs, TreeRows};
 use sp::analysis::{
     load, parse_ranks, FromEvents, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
 };
@@ -174,8 +174,13 @@ fn read_rows(
     selection: &Selection,
 ) -> sp::analysis::Result<(Profile, Vec<RegionRow>)> {
     let reading = options.reading();
-    if reading == Reading::Full && options.flat {
-        if let Ok(Some(streamed)) = flat_rows(file, options, selection) {
+    if reading == Reading::Full {
+        let streamed = if options.flat {
+            flat_rows(file, options, selection)
+        } else {
+            tree_rows(file, options, selection)
+        };
+        if let Ok(Some(streamed)) = streamed {
             return Ok(streamed);
         }
     }
@@ -208,6 +213,31 @@ fn flat_rows(
     results.sort_by_key(|r| r.0);
     let rows = jobs.finish(results.into_iter().map(|r| r.1).collect());
     Ok(Some((profile, rows)))
+}
+
+/// The call tree: [`TreeJobs`], one per rank, folded here in rank order as they finish;
+/// `None` where the library leaves the rows to the full read.
+fn tree_rows(
+    file: &File<LocalFile>,
+    options: &ReportOptions,
+    selection: &Selection,
+) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
+    let profile = load::read_for_jobs(file)?;
+    let Some(reader) = EventReader::open(file)? else {
+        return Ok(None);
+    };
+    let Some(jobs) = TreeJobs::plan(&profile, selection, row_options(options)) else {
+        return Ok(None);
+    };
+    let mut rows = TreeRows::new();
+    on_threads(
+        jobs.len(),
+        |job| jobs.run(job, Some(&reader)),
+        |job, tree| rows.add(&jobs, job, tree),
+    )?;
+    let rows = rows.finish(&jobs, Some(&reader))?;
+    drop(jobs);
+    Ok(rows.map(|rows| (profile, rows)))
 }
 
 fn row_options(options: &ReportOptions) -> RowOptions {

@@ -131,23 +131,42 @@ pub fn flat_rows<R: ReadAt>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analysis::rows::region_rows;
     use crate::analysis::{load, SortKey};
     use crate::hdf5lite::reader::File;
 
-    /// The reference's outputs under `tests/corpus/golden`.
+    /// Every profile under `tests/` and `examples/` (up to 3 MB) that reads whole.
     pub(crate) fn shipped_profiles() -> Vec<Vec<u8>> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/golden");
-        let mut paths: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "h5"))
-            .collect();
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|x| x == "h5")
+                    && entry.metadata().is_ok_and(|m| m.len() <= 3 << 20)
+                {
+                    out.push(path);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut paths = Vec::new();
+        walk(&root.join("tests"), &mut paths);
+        walk(&root.join("examples"), &mut paths);
         paths.sort();
-        assert!(paths.len() >= 10);
-        paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+        let profiles: Vec<Vec<u8>> = paths
+            .iter()
+            .filter_map(|p| std::fs::read(p).ok())
+            .filter(|bytes| {
+                File::open(&bytes[..])
+                    .ok()
+                    .is_some_and(|f| load::read_full(&f).is_ok())
+            })
+            .collect();
+        assert!(profiles.len() >= 30, "{}", profiles.len());
+        profiles
     }
 
     /// Every shipped profile: the jobs over the index give the rows of the full read.

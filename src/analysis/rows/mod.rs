@@ -8,6 +8,7 @@ mod flat;
 mod flat_jobs;
 mod order;
 mod tree;
+mod tree_jobs;
 
 use std::collections::{HashMap, HashSet};
 
@@ -18,6 +19,7 @@ use order::sort_rows;
 use tree::{build_paths, path_row, PathCall};
 
 pub use flat_jobs::{flat_rows, FlatJobs, FlatRow};
+pub use tree_jobs::{tree_rows, RankTree, TreeJobs, TreeRows};
 
 /// What `% session` is computed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +205,7 @@ pub fn present_ranks(profile: &Profile) -> Vec<u32> {
 /// The statistics rows, as `summary.region_rows(results, include, exclude, ranks, sort,
 /// percentage_mode)` returns them: the call tree when the profile's calls are loaded (and
 /// `options.flat` is not set), else one flat row per region from the stored statistics.
-/// For a profile read to its index, [`FlatJobs`] gives the same rows
+/// For a profile read to its index, [`FlatJobs`] and [`TreeJobs`] give the same rows
 /// reading the calls row by row, in bounded memory and on as many threads as the caller
 /// runs.
 pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> Vec<RegionRow> {
