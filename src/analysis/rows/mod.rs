@@ -4,6 +4,7 @@
 //! nest or were not loaded. Every float is produced by the same operations in the same
 //! order as the reference, so the values are equal, not merely close.
 
+mod call_order;
 mod flat;
 mod flat_jobs;
 mod order;

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use super::call_order::{self, Call};
 use super::flat::{py_sum, with_distribution};
 use super::flat_jobs::load_region;
 use super::{finish_rows, flat_row, present_ranks, selected_regions, RegionRow, RowOptions};
@@ -154,7 +155,7 @@ impl<'p> TreeJobs<'p> {
         }
         // The reference's order: start ascending, end descending, then region order and
         // position in the row (a stable sort of the calls pushed in that order).
-        calls.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        let calls = call_order::sort(calls);
         let region_of = |c: &Call| rows[c.row as usize].0;
         let lane_of = |c: &Call| -> i64 {
             if !any_lane {
@@ -167,7 +168,7 @@ impl<'p> TreeJobs<'p> {
                 .unwrap_or(-1)
         };
         let mut stacks: Vec<(i64, Vec<Open>)> = Vec::new();
-        let mut entries: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut entries = Entries::default();
         for c in &calls {
             let lane = lane_of(c);
             let at = match stacks.iter().position(|s| s.0 == lane) {
@@ -198,10 +199,10 @@ impl<'p> TreeJobs<'p> {
                     if self.name_ids[parent.region as usize] == self.name_ids[region as usize] {
                         (parent.entry, true)
                     } else {
-                        (tree.entry(&mut entries, Some(parent.entry), region), false)
+                        (entries.get(&mut tree, Some(parent.entry), region), false)
                     }
                 }
-                None => (tree.entry(&mut entries, None, region), false),
+                None => (entries.get(&mut tree, None, region), false),
             };
             let row = &loaded[c.row as usize];
             let gpu = row
@@ -234,16 +235,6 @@ impl<'p> TreeJobs<'p> {
     }
 }
 
-/// One call of a rank, as sorted.
-#[derive(Debug, Clone, Copy)]
-struct Call {
-    start: i64,
-    end: i64,
-    /// The row (in the job's row order) and the call's position in it.
-    row: u32,
-    index: u32,
-}
-
 /// A call on the stack: its scaled end (a zero-length call ends just after its start),
 /// its end and region, its duration minus its children's so far, its path and its place in
 /// the path's own times.
@@ -267,23 +258,36 @@ pub struct RankTree {
     first_starts: Vec<(u32, usize, f64)>,
 }
 
-impl RankTree {
-    fn entry(
-        &mut self,
-        entries: &mut HashMap<(u32, u32), u32>,
-        parent: Option<u32>,
-        region: u32,
-    ) -> u32 {
-        let key = (parent.map_or(u32::MAX, |p| p), region);
-        let paths = &mut self.paths;
-        *entries.entry(key).or_insert_with(|| {
-            paths.push(RankPath {
-                parent,
-                region,
-                ..RankPath::default()
-            });
-            (paths.len() - 1) as u32
-        })
+/// A rank's paths by (parent path, region): each path's children in a short list, as
+/// trees have few children per call path.
+#[derive(Default)]
+struct Entries {
+    roots: Vec<(u32, u32)>,
+    children: Vec<Vec<(u32, u32)>>,
+}
+
+impl Entries {
+    /// The path of a call of `region` under `parent` (a new one at its first call).
+    fn get(&mut self, tree: &mut RankTree, parent: Option<u32>, region: u32) -> u32 {
+        let list = match parent {
+            Some(p) => match self.children.get_mut(p as usize) {
+                Some(list) => list,
+                None => &mut self.roots,
+            },
+            None => &mut self.roots,
+        };
+        if let Some(&(_, entry)) = list.iter().find(|e| e.0 == region) {
+            return entry;
+        }
+        let entry = tree.paths.len() as u32;
+        list.push((region, entry));
+        tree.paths.push(RankPath {
+            parent,
+            region,
+            ..RankPath::default()
+        });
+        self.children.push(Vec::new());
+        entry
     }
 }
 
