@@ -199,8 +199,7 @@ fn flat_rows(
     options: &ReportOptions,
     selection: &Selection,
 ) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
-    let profile = load::read_for_jobs(file)?;
-    let Some(reader) = EventReader::open(file)? else {
+    let Some((profile, reader)) = jobs_input(file)? else {
         return Ok(None);
     };
     let jobs = FlatJobs::plan(&profile, selection, row_options(options));
@@ -222,8 +221,7 @@ fn tree_rows(
     options: &ReportOptions,
     selection: &Selection,
 ) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
-    let profile = load::read_for_jobs(file)?;
-    let Some(reader) = EventReader::open(file)? else {
+    let Some((profile, reader)) = jobs_input(file)? else {
         return Ok(None);
     };
     let Some(jobs) = TreeJobs::plan(&profile, selection, row_options(options)) else {
@@ -238,6 +236,15 @@ fn tree_rows(
     let rows = rows.finish(&jobs, Some(&reader))?;
     drop(jobs);
     Ok(rows.map(|rows| (profile, rows)))
+}
+
+/// The profile the jobs plan over and the reader of its calls; `None` without event
+/// columns.
+fn jobs_input(
+    file: &File<LocalFile>,
+) -> sp::analysis::Result<Option<(Profile, EventReader<'_, LocalFile>)>> {
+    let profile = load::read_for_jobs(file)?;
+    Ok(EventReader::open(file)?.map(|reader| (profile, reader)))
 }
 
 fn row_options(options: &ReportOptions) -> RowOptions {

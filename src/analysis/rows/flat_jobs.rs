@@ -169,29 +169,50 @@ pub(crate) mod tests {
         profiles
     }
 
-    /// Every shipped profile: the jobs over the index give the rows of the full read.
-    #[test]
-    fn jobs_equal_the_full_read() {
+    /// Every shipped profile read whole and read for the jobs, under every sort, mode and
+    /// rank set the tests compare: `check(full, index, reader, selection, options)`.
+    pub(crate) fn each_case(
+        flat: bool,
+        mut check: impl FnMut(
+            &Profile,
+            &Profile,
+            Option<&EventReader<'_, &[u8]>>,
+            &Selection,
+            RowOptions,
+        ),
+    ) {
         for bytes in shipped_profiles() {
             let file = File::open(&bytes[..]).unwrap();
             let full = load::read_full(&file).unwrap();
-            let index = crate::schema::read(&file, crate::schema::Depth::Index).unwrap();
+            let index = load::read_for_jobs(&file).unwrap();
             let reader = EventReader::open(&file).unwrap();
             for sort in [SortKey::Start, SortKey::P95, SortKey::Name] {
                 for mode in [PercentageMode::Coverage, PercentageMode::Exclusive] {
                     for ranks in [None, Some(vec![0]), Some(vec![1, 3])] {
-                        let sel = Selection::ranks(ranks);
-                        let options = RowOptions {
-                            sort,
-                            mode,
-                            flat: true,
-                        };
-                        let want = region_rows(&full, &sel, options);
-                        let got = flat_rows(&index, &sel, options, reader.as_ref()).unwrap();
-                        assert_eq!(got, want, "{sort:?} {mode:?}");
+                        let options = RowOptions { sort, mode, flat };
+                        check(
+                            &full,
+                            &index,
+                            reader.as_ref(),
+                            &Selection::ranks(ranks),
+                            options,
+                        );
                     }
                 }
             }
         }
+    }
+
+    /// Every shipped profile: the jobs over the index give the rows of the full read.
+    #[test]
+    fn jobs_equal_the_full_read() {
+        each_case(true, |full, index, reader, sel, options| {
+            let want = region_rows(full, sel, options);
+            assert_eq!(
+                flat_rows(index, sel, options, reader).unwrap(),
+                want,
+                "{options:?}"
+            );
+        });
     }
 }

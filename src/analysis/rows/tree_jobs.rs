@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use super::call_order::{self, Call};
 use super::flat::{py_sum, with_distribution};
 use super::flat_jobs::load_region;
+use super::path_stats::{Bounds, Coverage, Durations};
 use super::{finish_rows, flat_row, present_ranks, selected_regions, RegionRow, RowOptions};
 use crate::analysis::error::{Error, Result};
 use crate::analysis::numeric::{self, seconds};
@@ -304,10 +305,7 @@ struct RankPath {
     coverage: Coverage,
     /// Sum of the durations of calls not nested in their own region (`py_sum`).
     total: Option<f64>,
-    first: Option<(f64, f64)>,
-    last: Option<(f64, f64)>,
-    start: f64,
-    recursive: bool,
+    bounds: Bounds,
 }
 
 impl RankPath {
@@ -317,9 +315,6 @@ impl RankPath {
         let duration = seconds(duration_ns);
         let start = seconds(c.start) - origin;
         let end = seconds(c.end) - origin;
-        if self.durations.len() == 0 {
-            self.start = f64::INFINITY;
-        }
         self.durations.push(duration_ns);
         self.exclusive.push(0.0);
         if let Some(g) = gpu {
@@ -329,14 +324,12 @@ impl RankPath {
         if !nested {
             self.total = Some(self.total.map_or(duration, |t| t + duration));
         }
-        self.recursive |= nested;
-        if self.first.is_none_or(|(s, _)| start < s) {
-            self.first = Some((start, duration));
-        }
-        if self.last.is_none_or(|(e, _)| end > e) {
-            self.last = Some((end, duration));
-        }
-        self.start = self.start.min(start);
+        self.bounds.merge(&Bounds {
+            first: Some((start, duration)),
+            last: Some((end, duration)),
+            start,
+            recursive: nested,
+        });
         self.exclusive.len() - 1
     }
 
@@ -345,93 +338,6 @@ impl RankPath {
         if let Some(x) = self.exclusive.get_mut(slot) {
             *x = seconds(exclusive);
         }
-    }
-}
-
-/// Durations in ns, as `u32` while every one fits.
-#[derive(Debug)]
-enum Durations {
-    Narrow(Vec<u32>),
-    Wide(Vec<i64>),
-}
-
-impl Default for Durations {
-    fn default() -> Self {
-        Durations::Narrow(Vec::new())
-    }
-}
-
-impl Durations {
-    fn len(&self) -> usize {
-        match self {
-            Durations::Narrow(v) => v.len(),
-            Durations::Wide(v) => v.len(),
-        }
-    }
-
-    fn push(&mut self, d: i64) {
-        match self {
-            Durations::Narrow(v) => match u32::try_from(d) {
-                Ok(d) => v.push(d),
-                Err(_) => {
-                    let mut wide: Vec<i64> = v.iter().map(|&x| i64::from(x)).collect();
-                    wide.push(d);
-                    *self = Durations::Wide(wide);
-                }
-            },
-            Durations::Wide(v) => v.push(d),
-        }
-    }
-
-    fn append(&mut self, other: Durations) {
-        match (&mut *self, other) {
-            (Durations::Narrow(a), Durations::Narrow(b)) => a.extend_from_slice(&b),
-            (Durations::Wide(a), Durations::Wide(b)) => a.extend_from_slice(&b),
-            (Durations::Wide(a), Durations::Narrow(b)) => a.extend(b.iter().map(|&x| i64::from(x))),
-            (Durations::Narrow(a), Durations::Wide(b)) => {
-                let mut wide: Vec<i64> = a.iter().map(|&x| i64::from(x)).collect();
-                wide.extend_from_slice(&b);
-                *self = Durations::Wide(wide);
-            }
-        }
-    }
-
-    fn seconds(&self) -> Vec<f64> {
-        match self {
-            Durations::Narrow(v) => v.iter().map(|&d| seconds(i64::from(d))).collect(),
-            Durations::Wide(v) => v.iter().map(|&d| seconds(d)).collect(),
-        }
-    }
-}
-
-/// Wall-clock time covered by a rank's calls of one path, intervals merged as they come in
-/// start order (`merged_length`'s sweep: its result does not depend on the order of
-/// intervals with equal starts).
-#[derive(Debug, Default)]
-struct Coverage {
-    open: Option<(f64, f64)>,
-    total: f64,
-    /// The merged length, once closed.
-    length: f64,
-}
-
-impl Coverage {
-    fn add(&mut self, start: f64, end: f64) {
-        match &mut self.open {
-            Some((_, e)) if start <= *e => *e = e.max(end),
-            Some((s, e)) => {
-                self.total += *e - *s;
-                (*s, *e) = (start, end);
-            }
-            None => self.open = Some((start, end)),
-        }
-    }
-
-    fn close(&mut self) {
-        self.length = match self.open {
-            Some((s, e)) => self.total + (e - s),
-            None => 0.0,
-        };
     }
 }
 
@@ -458,10 +364,7 @@ struct PathRow {
     coverage: f64,
     /// Per rank with calls, in pooling order.
     totals: Vec<f64>,
-    first: Option<(f64, f64)>,
-    last: Option<(f64, f64)>,
-    start: f64,
-    recursive: bool,
+    bounds: Bounds,
 }
 
 impl Default for TreeRows {
@@ -521,10 +424,7 @@ impl TreeRows {
                     gpu: Vec::new(),
                     coverage: 0.0,
                     totals: Vec::new(),
-                    first: None,
-                    last: None,
-                    start: f64::INFINITY,
-                    recursive: false,
+                    bounds: Bounds::default(),
                 });
                 (paths.len() - 1) as u32
             });
@@ -538,18 +438,7 @@ impl TreeRows {
             row.gpu.extend_from_slice(&p.gpu);
             row.coverage += p.coverage.length;
             row.totals.push(p.total.unwrap_or(0.0));
-            if let Some((s, d)) = p.first {
-                if row.first.is_none_or(|(f, _)| s < f) {
-                    row.first = Some((s, d));
-                }
-            }
-            if let Some((e, d)) = p.last {
-                if row.last.is_none_or(|(l, _)| e > l) {
-                    row.last = Some((e, d));
-                }
-            }
-            row.start = row.start.min(p.start);
-            row.recursive |= p.recursive;
+            row.bounds.merge(&p.bounds);
         }
     }
 
@@ -584,7 +473,7 @@ impl TreeRows {
                     name: names.last().cloned().unwrap_or_default(),
                     depth: names.len().saturating_sub(1),
                     call_path: Some(names),
-                    recursive: p.recursive,
+                    recursive: p.bounds.recursive,
                     num_ranks: p.totals.len(),
                     calls: p.calls,
                     total: Some(py_sum(p.totals.iter().copied())),
@@ -592,10 +481,10 @@ impl TreeRows {
                     gpu_avg: numeric::mean(&gpu),
                     coverage: Some(p.coverage),
                     exclusive: Some(p.exclusive.unwrap_or(0.0)),
-                    first: p.first.map(|f| f.1),
-                    last: p.last.map(|l| l.1),
+                    first: p.bounds.first.map(|f| f.1),
+                    last: p.bounds.last.map(|l| l.1),
                     imbalance: Some(imbalance),
-                    start: p.start,
+                    start: p.bounds.start,
                     parent_coverage: None,
                     ..with_distribution(&mut durations, RegionRow::default())
                 }
@@ -651,40 +540,19 @@ pub fn tree_rows<R: ReadAt>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::rows::flat_jobs::tests::shipped_profiles;
+    use crate::analysis::rows::flat_jobs::tests::each_case;
     use crate::analysis::rows::region_rows;
-    use crate::analysis::{load, SortKey};
-    use crate::hdf5lite::reader::File;
 
     /// Every shipped profile: the jobs over the index give the rows of the full read.
     #[test]
     fn jobs_equal_the_full_read() {
         let mut streamed = 0;
-        for bytes in shipped_profiles() {
-            let file = File::open(&bytes[..]).unwrap();
-            let full = load::read_full(&file).unwrap();
-            let index = load::read_for_jobs(&file).unwrap();
-            let reader = EventReader::open(&file).unwrap();
-            for sort in [SortKey::Start, SortKey::P95, SortKey::Name] {
-                for mode in [PercentageMode::Coverage, PercentageMode::Exclusive] {
-                    for ranks in [None, Some(vec![0]), Some(vec![1, 3])] {
-                        let sel = Selection::ranks(ranks);
-                        let options = RowOptions {
-                            sort,
-                            mode,
-                            flat: false,
-                        };
-                        let want = region_rows(&full, &sel, options);
-                        if let Some(got) =
-                            tree_rows(&index, &sel, options, reader.as_ref()).unwrap()
-                        {
-                            assert_eq!(got, want, "{sort:?} {mode:?}");
-                            streamed += 1;
-                        }
-                    }
-                }
+        each_case(false, |full, index, reader, sel, options| {
+            if let Some(got) = tree_rows(index, sel, options, reader).unwrap() {
+                assert_eq!(got, region_rows(full, sel, options), "{options:?}");
+                streamed += 1;
             }
-        }
+        });
         assert!(streamed > 100, "{streamed}");
     }
 }
