@@ -319,6 +319,18 @@ class Bench:
             self.target_failures.append(f"{mode} {name}")
         return " ".join(parts), verdict
 
+    def reference_row(self, name, mode, tool, runs):
+        """The reference's row (speed-up 1.0x) and its median; a failure row and None when
+        it failed."""
+        bad = self.failed(runs)
+        if bad:
+            self.fail_row(name, mode, tool, bad)
+            return None
+        ref_s = median(runs)
+        self.table.add(workload=name, mode=mode, tool=tool, median=f"{ref_s:.3f}",
+                       rss=f"{peak(runs):.0f}", speedup="1.0x")
+        return ref_s
+
     def fail_row(self, name, mode, tool, r):
         self.table.add(workload=name, mode=mode, tool=tool,
                        result=f"FAILED (exit {r.code})")
@@ -471,14 +483,9 @@ class Bench:
         if sp_ok:
             tools.append(("sp", lambda: None, [str(self.sp)] + sp_args))
         runs = self.repeat(tools)
-        bad_ref = self.failed(runs["ref"])
-        if bad_ref:
-            self.fail_row(name, "read", "read_h5 + totals", bad_ref)
+        ref_s = self.reference_row(name, "read", "read_h5 + totals", runs["ref"])
+        if ref_s is None:
             return
-        ref_s = median(runs["ref"])
-        self.table.add(workload=name, mode="read", tool="read_h5 + totals",
-                       median=f"{ref_s:.3f}", rss=f"{peak(runs['ref']):.0f}",
-                       speedup="1.0x")
         label = "sp " + " ".join(a if a != str(profile) else "FILE" for a in sp_args)
         if not sp_ok:
             self.table.add(workload=name, mode="read", tool=label,
@@ -533,14 +540,9 @@ class Bench:
         runs = self.repeat(tools)
         ref_s = None
         if with_ref:
-            bad = self.failed(runs["ref"])
-            if bad:
-                self.fail_row(name, "inspect", "scope-profiler inspect", bad)
+            ref_s = self.reference_row(name, "inspect", "scope-profiler inspect", runs["ref"])
+            if ref_s is None:
                 return
-            ref_s = median(runs["ref"])
-            self.table.add(workload=name, mode="inspect", tool="scope-profiler inspect",
-                           median=f"{ref_s:.3f}", rss=f"{peak(runs['ref']):.0f}",
-                           speedup="1.0x")
         else:
             self.table.add(workload=name, mode="inspect", tool="scope-profiler inspect",
                            result=f"not run: {events} events > --ref-inspect-limit (the "

@@ -175,12 +175,7 @@ fn read_rows(
 ) -> sp::analysis::Result<(Profile, Vec<RegionRow>)> {
     let reading = options.reading();
     if reading == Reading::Full {
-        let streamed = if options.flat {
-            flat_rows(file, options, selection)
-        } else {
-            tree_rows(file, options, selection)
-        };
-        if let Ok(Some(streamed)) = streamed {
+        if let Ok(Some(streamed)) = streamed_rows(file, options, selection) {
             return Ok(streamed);
         }
     }
@@ -192,59 +187,65 @@ fn read_rows(
     Ok((profile, rows))
 }
 
-/// `--flat` with percentile columns: [`FlatJobs`], one per region; `None` without event
-/// columns.
-fn flat_rows(
+/// The rows by the library's jobs over the index: the flat rows with percentiles
+/// ([`FlatJobs`], one per region) or the call tree ([`TreeJobs`], one per rank); `None`
+/// without event columns or where the library leaves the rows to the full read.
+fn streamed_rows(
     file: &File<LocalFile>,
     options: &ReportOptions,
     selection: &Selection,
 ) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
-    let Some((profile, reader)) = jobs_input(file)? else {
+    let profile = load::read_for_jobs(file)?;
+    let Some(reader) = EventReader::open(file)? else {
         return Ok(None);
     };
-    let jobs = FlatJobs::plan(&profile, selection, row_options(options));
+    let rows = if options.flat {
+        Some(flat_jobs(
+            &profile,
+            &reader,
+            row_options(options),
+            selection,
+        )?)
+    } else {
+        tree_jobs(&profile, &reader, row_options(options), selection)?
+    };
+    Ok(rows.map(|rows| (profile, rows)))
+}
+
+fn flat_jobs(
+    profile: &Profile,
+    reader: &EventReader<'_, LocalFile>,
+    options: RowOptions,
+    selection: &Selection,
+) -> sp::analysis::Result<Vec<RegionRow>> {
+    let jobs = FlatJobs::plan(profile, selection, options);
     let mut results = Vec::with_capacity(jobs.len());
     on_threads(
         jobs.len(),
-        |job| jobs.run(&profile, job, Some(&reader)),
+        |job| jobs.run(profile, job, Some(reader)),
         |job, row| results.push((job, row)),
     )?;
     results.sort_by_key(|r| r.0);
-    let rows = jobs.finish(results.into_iter().map(|r| r.1).collect());
-    Ok(Some((profile, rows)))
+    Ok(jobs.finish(results.into_iter().map(|r| r.1).collect()))
 }
 
-/// The call tree: [`TreeJobs`], one per rank, folded here in rank order as they finish;
-/// `None` where the library leaves the rows to the full read.
-fn tree_rows(
-    file: &File<LocalFile>,
-    options: &ReportOptions,
+/// The ranks' trees are folded here in rank order as they finish.
+fn tree_jobs(
+    profile: &Profile,
+    reader: &EventReader<'_, LocalFile>,
+    options: RowOptions,
     selection: &Selection,
-) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
-    let Some((profile, reader)) = jobs_input(file)? else {
-        return Ok(None);
-    };
-    let Some(jobs) = TreeJobs::plan(&profile, selection, row_options(options)) else {
+) -> sp::analysis::Result<Option<Vec<RegionRow>>> {
+    let Some(jobs) = TreeJobs::plan(profile, selection, options) else {
         return Ok(None);
     };
     let mut rows = TreeRows::new();
     on_threads(
         jobs.len(),
-        |job| jobs.run(job, Some(&reader)),
+        |job| jobs.run(job, Some(reader)),
         |job, tree| rows.add(&jobs, job, tree),
     )?;
-    let rows = rows.finish(&jobs, Some(&reader))?;
-    drop(jobs);
-    Ok(rows.map(|rows| (profile, rows)))
-}
-
-/// The profile the jobs plan over and the reader of its calls; `None` without event
-/// columns.
-fn jobs_input(
-    file: &File<LocalFile>,
-) -> sp::analysis::Result<Option<(Profile, EventReader<'_, LocalFile>)>> {
-    let profile = load::read_for_jobs(file)?;
-    Ok(EventReader::open(file)?.map(|reader| (profile, reader)))
+    rows.finish(&jobs, Some(reader))
 }
 
 fn row_options(options: &ReportOptions) -> RowOptions {
