@@ -159,16 +159,23 @@ impl RegionRow {
 
 /// `ProfilingResults.get_regions`: selected regions ordered by earliest start.
 pub fn selected_regions<'p>(profile: &'p Profile, sel: &Selection) -> Vec<&'p Region> {
-    let mut regions: Vec<&Region> = profile
-        .regions
-        .iter()
-        .filter(|r| sel.keeps(&r.name))
-        .collect();
-    regions.sort_by(|a, b| a.sort_key().total_cmp(&b.sort_key()));
-    regions
+    selected_indices(profile, sel)
+        .into_iter()
+        .map(|i| &profile.regions[i])
+        .collect()
 }
 
-/// How [`region_rows`](super::region_rows) orders and computes the rows.
+/// The positions in `profile.regions` of [`selected_regions`], in its order.
+fn selected_indices(profile: &Profile, sel: &Selection) -> Vec<usize> {
+    let regions = &profile.regions;
+    let mut selected: Vec<usize> = (0..regions.len())
+        .filter(|&i| sel.keeps(&regions[i].name))
+        .collect();
+    selected.sort_by(|&a, &b| regions[a].sort_key().total_cmp(&regions[b].sort_key()));
+    selected
+}
+
+/// How [`region_rows`] orders and computes the rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RowOptions {
     /// Row order (`--sort`).

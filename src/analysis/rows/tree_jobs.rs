@@ -12,7 +12,7 @@ use super::call_order::{self, Call};
 use super::flat::{py_sum, with_distribution};
 use super::flat_jobs::load_region;
 use super::path_stats::{Bounds, Coverage, Durations};
-use super::{finish_rows, flat_row, present_ranks, selected_regions, RegionRow, RowOptions};
+use super::{finish_rows, flat_row, present_ranks, selected_indices, RegionRow, RowOptions};
 use crate::analysis::error::{Error, Result};
 use crate::analysis::numeric::{self, seconds};
 use crate::analysis::{PercentageMode, Selection};
@@ -47,15 +47,9 @@ impl<'p> TreeJobs<'p> {
         if options.flat || sel.filtered() {
             return None;
         }
-        let selected = selected_regions(profile, sel);
-        let position = |r: &crate::schema::Region| {
-            profile
-                .regions
-                .iter()
-                .position(|x| std::ptr::eq(x, r))
-                .unwrap_or(0)
-        };
-        let regions: Vec<usize> = selected.iter().map(|r| position(r)).collect();
+        let regions = selected_indices(profile, sel);
+        let selected: Vec<&crate::schema::Region> =
+            regions.iter().map(|&i| &profile.regions[i]).collect();
         let mut first_of_name: HashMap<&str, u32> = HashMap::new();
         let name_ids = selected
             .iter()
