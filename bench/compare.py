@@ -2,8 +2,10 @@
 """Benchmark `sp` against the reference (scope-profiler 0.7.5) on generated workloads.
 
     .venv/bin/python bench/compare.py [--workloads W1,W2,W3,W4,W5]
-                                      [--modes convert,compress,read,shard] [--also-on W2]
-                                      [--shard-on W3] [--shards N] [--scale F] [--repeat N]
+                                      [--modes convert,compress,read,shard,inspect]
+                                      [--also-on W2] [--shard-on W3] [--shards N]
+                                      [--inspect-on W1,W2] [--ref-inspect-limit N]
+                                      [--scale F] [--repeat N]
                                       [--workdir DIR] [--sp PATH] [--sp-read ARGS]
     .venv/bin/python bench/compare.py --quick        # CI: tiny, one repetition, no targets
 
@@ -20,7 +22,13 @@ For each workload it writes the traces with `sp-workload`, then runs, alternatel
             command given by `--sp-read` that does the same;
 * shard:    (`--shard-on` workloads, W3 by default) `sp convert --shard I/N` in N parallel
             processes, then `sp convert` of the N parts; the merged file must be byte for
-            byte the one-shot `sp convert` output.
+            byte the one-shot `sp convert` output;
+* inspect:  (`--inspect-on` workloads, W1 and W2 by default) the region table of the
+            reference's profile: `sp inspect FILE` (the call tree) and `sp inspect FILE
+            --flat --columns region calls total p50 p95 p99` (percentiles), against
+            `sp inspect FILE --flat --from-events` (every event decoded: "vs floor" is the
+            time over it) and, for profiles of at most --ref-inspect-limit events (W1, not
+            W2: the reference would need about 64 GB there), `scope-profiler inspect FILE`.
 
 W5 is W2's traces converted by the reference into 4 partial profiles of 8 ranks each
 (`import-native` of 8 traces, untimed), then merged: its convert mode times
@@ -58,7 +66,9 @@ MIB = 1 << 20
 SHAPES = {"W1": (8, 40, 10_000), "W2": (32, 50, 40_000), "W3": (2048, 20, 50),
           "W4": (1, 1, 50_000_000), "W5": (32, 50, 40_000)}
 WORKLOADS = list(SHAPES)
-MODES = ["convert", "compress", "read", "shard"]
+MODES = ["convert", "compress", "read", "shard", "inspect"]
+# The inspect mode's percentile command (sp's flat rows, every call read for p50/p95/p99).
+PERCENTILE_COLUMNS = ["--columns", "region", "calls", "total", "p50", "p95", "p99"]
 # W5's traces are W2's, converted into this many partial profiles before the timed merge.
 W5_PARTS = 4
 # Calls per region are multiplied by these in --quick mode (ranks and regions are kept).
@@ -75,6 +85,10 @@ TARGETS = {
     ("convert", "W5"): (20, 1.5, 256, None),
     ("compress", "W2"): (12, None, None, 1.03),
     ("read", "W2"): (20, None, None, None),
+    # Inspect: "vs floor" is the time over `sp inspect --flat --from-events` (every event
+    # decoded) on the same file.
+    ("inspect tree", "W2"): (None, 3, 512, None),
+    ("inspect percentiles", "W2"): (None, 3, 1024, None),
 }
 
 # The reference with its automatic compression: import-native's own code path
@@ -305,6 +319,18 @@ class Bench:
             self.target_failures.append(f"{mode} {name}")
         return " ".join(parts), verdict
 
+    def reference_row(self, name, mode, tool, runs):
+        """The reference's row (speed-up 1.0x) and its median; a failure row and None when
+        it failed."""
+        bad = self.failed(runs)
+        if bad:
+            self.fail_row(name, mode, tool, bad)
+            return None
+        ref_s = median(runs)
+        self.table.add(workload=name, mode=mode, tool=tool, median=f"{ref_s:.3f}",
+                       rss=f"{peak(runs):.0f}", speedup="1.0x")
+        return ref_s
+
     def fail_row(self, name, mode, tool, r):
         self.table.add(workload=name, mode=mode, tool=tool,
                        result=f"FAILED (exit {r.code})")
@@ -457,14 +483,9 @@ class Bench:
         if sp_ok:
             tools.append(("sp", lambda: None, [str(self.sp)] + sp_args))
         runs = self.repeat(tools)
-        bad_ref = self.failed(runs["ref"])
-        if bad_ref:
-            self.fail_row(name, "read", "read_h5 + totals", bad_ref)
+        ref_s = self.reference_row(name, "read", "read_h5 + totals", runs["ref"])
+        if ref_s is None:
             return
-        ref_s = median(runs["ref"])
-        self.table.add(workload=name, mode="read", tool="read_h5 + totals",
-                       median=f"{ref_s:.3f}", rss=f"{peak(runs['ref']):.0f}",
-                       speedup="1.0x")
         label = "sp " + " ".join(a if a != str(profile) else "FILE" for a in sp_args)
         if not sp_ok:
             self.table.add(workload=name, mode="read", tool=label,
@@ -480,6 +501,75 @@ class Bench:
         self.table.add(workload=name, mode="read", tool=label, median=f"{sp_s:.3f}",
                        rss=f"{peak(runs['sp']):.0f}", speedup=f"{speedup:.1f}x",
                        target=target, result=result)
+
+    def profile_for(self, name, traces, mode):
+        """The reference's profile of the workload: convert mode's output, or a fresh one."""
+        profile = self.workdir / name / "convert" / "ref" / f"{name}.h5"
+        if profile.exists():
+            return profile
+        profile = self.workdir / name / mode / f"{name}.h5"
+        if profile.exists():
+            return profile
+        profile.parent.mkdir(parents=True, exist_ok=True)
+        made = run([self.python, "-m", "scope_profiler", "import-native", str(traces), "-o",
+                    str(profile), "-q"])
+        if made.code != 0:
+            self.fail_row(name, mode, "import-native (making the profile)", made)
+            return None
+        return profile
+
+    def inspect(self, name, traces, files, events):
+        """The region table of the reference's profile: the call tree (sp's default) and
+        the flat rows with percentiles, against `sp inspect --flat --from-events` (the
+        floor: every event decoded) and, up to --ref-inspect-limit events, the reference's
+        `scope-profiler inspect` (which computes every column of every call-tree row, so one
+        command stands for both)."""
+        profile = self.profile_for(name, traces, "inspect")
+        if profile is None:
+            return
+        run(["cat", str(profile)], stdout=subprocess.DEVNULL)
+        sp = str(self.sp)
+        tools = [("floor", lambda: None, [sp, "inspect", str(profile), "--flat", "--from-events"]),
+                 ("tree", lambda: None, [sp, "inspect", str(profile)]),
+                 ("percentiles", lambda: None,
+                  [sp, "inspect", str(profile), "--flat"] + PERCENTILE_COLUMNS)]
+        with_ref = events <= self.args.ref_inspect_limit
+        if with_ref:
+            tools.insert(0, ("ref", lambda: None,
+                             [self.python, "-m", "scope_profiler", "inspect", str(profile)]))
+        runs = self.repeat(tools)
+        ref_s = None
+        if with_ref:
+            ref_s = self.reference_row(name, "inspect", "scope-profiler inspect", runs["ref"])
+            if ref_s is None:
+                return
+        else:
+            self.table.add(workload=name, mode="inspect", tool="scope-profiler inspect",
+                           result=f"not run: {events} events > --ref-inspect-limit (the "
+                           "reference holds every call as Python objects; W2 needs more "
+                           "memory than this machine has)")
+        labels = {"floor": "sp inspect --flat --from-events",
+                  "tree": "sp inspect (call tree)",
+                  "percentiles": "sp inspect --flat --columns .. p50 p95 p99"}
+        for key, label in labels.items():
+            bad = self.failed(runs[key])
+            if bad:
+                self.fail_row(name, "inspect", label, bad)
+                return
+        floor_s = median(runs["floor"])
+        for key, label in labels.items():
+            s = median(runs[key])
+            # The floor is not the reference's computation: no speed-up for it.
+            speedup = ref_s / s if ref_s and key != "floor" else None
+            ratio = s / floor_s
+            target, result = ("", "")
+            if key != "floor":
+                target, result = self.judge(f"inspect {key}", name, events, speedup, ratio,
+                                            peak(runs[key]), None)
+            self.table.add(workload=name, mode="inspect", tool=label, median=f"{s:.3f}",
+                           rss=f"{peak(runs[key]):.0f}",
+                           speedup=f"{speedup:.1f}x" if speedup else "",
+                           floor=f"{ratio:.2f}", target=target, result=result)
 
     def shard(self, name, traces, files, events):
         """N processes convert one shard each, then one merges the parts; the merge must be
@@ -542,6 +632,9 @@ class Bench:
             if mode == "shard":
                 if name not in self.args.shard_on:
                     continue
+            elif mode == "inspect":
+                if name not in self.args.inspect_on:
+                    continue
             elif mode != "convert" and name not in self.args.also_on:
                 continue
             self.note(f"{name}: {mode} x{self.args.repeat} ...")
@@ -557,12 +650,18 @@ def parse_args(argv):
     p.add_argument("--workloads", default=",".join(WORKLOADS),
                    help="comma-separated subset of W1,W2,W3,W4,W5 (default: all)")
     p.add_argument("--modes", default=",".join(MODES),
-                   help="comma-separated subset of convert,compress,read,shard (default: all)")
+                   help="comma-separated subset of convert,compress,read,shard,inspect "
+                   "(default: all)")
     p.add_argument("--also-on", default="W2",
                    help="workloads that compress and read modes run on (default: %(default)s, "
                    "the one their targets are for)")
     p.add_argument("--shard-on", default="W3",
                    help="workloads that the shard mode runs on (default: %(default)s)")
+    p.add_argument("--inspect-on", default="W1,W2",
+                   help="workloads that the inspect mode runs on (default: %(default)s)")
+    p.add_argument("--ref-inspect-limit", type=int, default=10_000_000,
+                   help="run `scope-profiler inspect` only on profiles of at most this many "
+                   "events (default: %(default)s: W1, not W2)")
     p.add_argument("--shards", type=int, default=8,
                    help="N of the shard mode's --shard I/N (default: %(default)s)")
     p.add_argument("--scale", type=float, default=None,
@@ -591,9 +690,10 @@ def parse_args(argv):
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     args.also_on = [w.strip().upper() for w in args.also_on.split(",") if w.strip()]
     args.shard_on = [w.strip().upper() for w in args.shard_on.split(",") if w.strip()]
+    args.inspect_on = [w.strip().upper() for w in args.inspect_on.split(",") if w.strip()]
     if args.shards < 1:
         p.error("--shards must be at least 1")
-    for w in args.workloads + args.also_on + args.shard_on:
+    for w in args.workloads + args.also_on + args.shard_on + args.inspect_on:
         if w not in WORKLOADS:
             p.error(f"unknown workload {w}")
     for m in args.modes:

@@ -68,6 +68,36 @@ pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
     Ok(profile)
 }
 
+/// The profile a report shows beside rows computed from its calls by
+/// [`FlatJobs`](super::rows::FlatJobs) or [`TreeJobs`](super::rows::TreeJobs): the index with
+/// every row's first start and last end ([`read_index`]), standing for the full read
+/// ([`Depth::Events`]) whose rows they are, so the report's headline (the wall clock) is
+/// the full read's. Its rows' calls are not loaded: compute rows with the jobs, not with
+/// [`region_rows`](super::region_rows).
+///
+/// The rows' spans get the full read's check (within the event columns, not overlapping),
+/// so a file the full read rejects for them is rejected here too.
+pub fn read_for_jobs<R: ReadAt>(file: &File<R>) -> Result<Profile> {
+    let mut profile = read_index(file)?;
+    if let Some(reader) = EventReader::open(file)? {
+        let spans = profile
+            .regions
+            .iter()
+            .flat_map(|r| &r.ranks)
+            .filter_map(|r| r.span);
+        let (offsets, counts): (Vec<i64>, Vec<i64>) =
+            spans.map(|s| (wide(s.offset), wide(s.count))).unzip();
+        schema::read::check_event_index(&offsets, &counts, i128::from(reader.len()))?;
+    }
+    profile.depth = Depth::Events;
+    Ok(profile)
+}
+
+/// A span's offset or count as the index stores it (they came from non-negative `i64`s).
+fn wide(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 fn no_events() -> Error {
     Error::Corrupt("the index points at events but the file has no /events".into())
 }

@@ -1,8 +1,12 @@
-//! Percentiles of one region's calls read from the event columns on demand, for a table
-//! that was built from the index: the same values `np.percentile` gives over the pooled
-//! durations (see [`percentile_sorted`](super::numeric::percentile_sorted)), in bounded memory whatever the region's
-//! size. Up to [`IN_MEMORY_CALLS`] calls are sorted in memory; larger regions are read in
-//! blocks several times, narrowing down the needed order statistics 16 bits at a time.
+//! p50, p95 and p99 as `np.percentile` gives them (see
+//! [`percentile_sorted`](super::numeric::percentile_sorted)), without sorting: the few order
+//! statistics numpy's linear method reads are selected ([`by_selection`]) in the values
+//! held, or, for one region's calls read from the event columns on demand
+//! ([`region_percentiles`]), in bounded memory whatever the region's size: up to
+//! [`IN_MEMORY_CALLS`] calls are held in memory; larger regions are read in blocks several
+//! times, narrowing down the needed order statistics 16 bits at a time.
+
+use std::cmp::Ordering;
 
 use crate::io::ReadAt;
 
@@ -125,9 +129,20 @@ fn percentiles_in<R: ReadAt>(
     let Some(last) = n.checked_sub(1) else {
         return Ok(Percentiles::default());
     };
-    // numpy's linear method needs, per quantile, the order statistics below and above its
-    // virtual index. Durations sort like their seconds (ns → s is monotonic), so the k-th
-    // smallest duration in ns gives the k-th smallest in seconds.
+    if n <= in_memory {
+        let mut all: Vec<i64> = Vec::new();
+        source.each_block(|d| all.extend_from_slice(d))?;
+        return Ok(by_selection(&mut all, i64::cmp, seconds));
+    }
+    let (positions, wanted) = order_positions(last);
+    let values = select(&source, &wanted)?;
+    let at = |k: u64| seconds(values[wanted.binary_search(&k).unwrap_or(0)]);
+    Ok(interpolated(last, &positions, at))
+}
+
+/// Per quantile of [`QUANTILES`], the sorted positions numpy's linear method reads (the
+/// floor of the virtual index and the next one), and every position needed, ascending.
+fn order_positions(last: u64) -> (Vec<(u64, u64)>, Vec<u64>) {
     let positions: Vec<(u64, u64)> = QUANTILES
         .iter()
         .map(|q| {
@@ -139,27 +154,48 @@ fn percentiles_in<R: ReadAt>(
     let mut wanted: Vec<u64> = positions.iter().flat_map(|&(a, b)| [a, b]).collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let values = if n <= in_memory {
-        let mut all: Vec<i64> = Vec::new();
-        source.each_block(|d| all.extend_from_slice(d))?;
-        all.sort_unstable();
-        wanted
-            .iter()
-            .map(|&k| all.get(k as usize).copied().unwrap_or(0))
-            .collect()
-    } else {
-        select(&source, &wanted)?
-    };
-    let at = |k: u64| seconds(values[wanted.binary_search(&k).unwrap_or(0)]);
+    (positions, wanted)
+}
+
+/// The percentiles from the order statistic at each position (`at`).
+fn interpolated(last: u64, positions: &[(u64, u64)], at: impl Fn(u64) -> f64) -> Percentiles {
     let p = |i: usize| {
         let (lo, hi) = positions[i];
         Some(interpolate(QUANTILES[i], last, at(lo), at(hi)))
     };
-    Ok(Percentiles {
+    Percentiles {
         p50: p(0),
         p95: p(1),
         p99: p(2),
-    })
+    }
+}
+
+/// p50, p95 and p99 of `values` as `np.percentile` gives them over `seconds` of each value,
+/// by selection rather than sorting: each needed order statistic is placed with
+/// `select_nth_unstable_by` on the part of the slice right of the previous one, so the
+/// work is a few linear passes and no memory beyond the slice (which is reordered).
+/// `seconds` must be non-decreasing under `cmp`, so the k-th smallest value gives the k-th
+/// smallest number of seconds.
+pub fn by_selection<T: Copy>(
+    values: &mut [T],
+    cmp: impl Fn(&T, &T) -> Ordering + Copy,
+    seconds: impl Fn(T) -> f64,
+) -> Percentiles {
+    let Some(last) = (values.len() as u64).checked_sub(1) else {
+        return Percentiles::default();
+    };
+    let (positions, wanted) = order_positions(last);
+    let mut found: Vec<T> = Vec::with_capacity(wanted.len());
+    let mut from = 0usize;
+    for &k in &wanted {
+        let k = k as usize;
+        let rest = &mut values[from..];
+        let (_, &mut v, _) = rest.select_nth_unstable_by(k - from, cmp);
+        found.push(v);
+        from = k + 1;
+    }
+    let at = |k: u64| seconds(found[wanted.binary_search(&k).unwrap_or(0)]);
+    interpolated(last, &positions, at)
 }
 
 /// `np.percentile`'s linear interpolation between the order statistics `a` (at the floor
@@ -252,6 +288,33 @@ mod tests {
             p50: numeric::percentile(&s, 50.0),
             p95: numeric::percentile(&s, 95.0),
             p99: numeric::percentile(&s, 99.0),
+        }
+    }
+
+    proptest::proptest! {
+        /// Selection gives the bits sorting gives, for any floats (signed zeros, NaN,
+        /// infinities, duplicates) and for durations in ns.
+        #[test]
+        fn selection_equals_sorting(
+            values in proptest::collection::vec(proptest::num::f64::ANY, 0..300),
+            durations in proptest::collection::vec(-5i64..5_000_000, 0..300),
+        ) {
+            let mut sorted = values.clone();
+            sorted.sort_by(f64::total_cmp);
+            let bits = |p: Percentiles| [p.p50, p.p95, p.p99].map(|v| v.map(f64::to_bits));
+            let oracle = |sorted: &[f64]| Percentiles {
+                p50: numeric::percentile_sorted(sorted, 50.0),
+                p95: numeric::percentile_sorted(sorted, 95.0),
+                p99: numeric::percentile_sorted(sorted, 99.0),
+            };
+            let mut shuffled = values.clone();
+            let got = by_selection(&mut shuffled, f64::total_cmp, |v| v);
+            proptest::prop_assert_eq!(bits(got), bits(oracle(&sorted)));
+            let mut ns = durations.clone();
+            let got = by_selection(&mut ns, i64::cmp, seconds);
+            let mut secs: Vec<f64> = durations.iter().map(|&d| seconds(d)).collect();
+            secs.sort_by(f64::total_cmp);
+            proptest::prop_assert_eq!(bits(got), bits(oracle(&secs)));
         }
     }
 

@@ -1,16 +1,21 @@
 //! `sp inspect`: the shell over [`sp::analysis::report`] — arguments, files, the terminal
-//! width, and the threads that compute `--flat --from-events` rows.
+//! width, and the threads that run the library's jobs (`--flat --from-events` rows, flat
+//! rows with percentiles, the call tree).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use clap::{Args, ValueEnum};
 use sp::analysis::report::{Column, FileReport, Format, Reading, ReportOptions, ReportWriter};
-use sp::analysis::{parse_ranks, FromEvents, PercentageMode, Selection, SortKey};
+use sp::analysis::rows::{FlatJobs, TreeJobs, TreeRows};
+use sp::analysis::{
+    load, parse_ranks, FromEvents, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
+};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
-use sp::schema::{self, Depth, EventReader, Profile, Summary};
+use sp::schema::{self, Depth, EventReader, Profile};
 
 use super::local_file::LocalFile;
 use super::Failure;
@@ -129,7 +134,6 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let mut selection = Selection::new(opts.include.as_deref(), opts.exclude.as_deref(), None)?;
     selection.ranks = opts.ranks.as_deref().map(parse_ranks).transpose()?;
     let options = opts.report_options(terminal_width());
-    let reading = options.reading();
     let format = match opts.format {
         OutputFormat::Table => Format::Table,
         OutputFormat::Json => Format::Json,
@@ -141,12 +145,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         let size = source.len();
         let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
-        let profile = match reading {
-            Reading::FromEvents => read_from_events(&file),
-            other => other.read(&file),
-        }
-        .map_err(|e| Failure::analysis(path, e))?;
-        let rows = options.rows(&profile, &selection);
+        let (profile, rows) =
+            read_rows(&file, &options, &selection).map_err(|e| Failure::analysis(path, e))?;
         let name = path.display().to_string();
         report
             .file(&FileReport {
@@ -164,6 +164,98 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map_err(Failure::Stdout)
 }
 
+/// The profile as the report shows it and its rows. Rows that need every call are
+/// computed by the library's jobs on every core, reading the calls row by row; a file the
+/// jobs cannot read (no event columns, or any error) is read whole, as the reference reads
+/// it, so its rows or its error are the full read's.
+fn read_rows(
+    file: &File<LocalFile>,
+    options: &ReportOptions,
+    selection: &Selection,
+) -> sp::analysis::Result<(Profile, Vec<RegionRow>)> {
+    let reading = options.reading();
+    if reading == Reading::Full {
+        if let Ok(Some(streamed)) = streamed_rows(file, options, selection) {
+            return Ok(streamed);
+        }
+    }
+    let profile = match reading {
+        Reading::FromEvents => read_from_events(file),
+        other => other.read(file),
+    }?;
+    let rows = options.rows(&profile, selection);
+    Ok((profile, rows))
+}
+
+/// The rows by the library's jobs over the index: the flat rows with percentiles
+/// ([`FlatJobs`], one per region) or the call tree ([`TreeJobs`], one per rank); `None`
+/// without event columns or where the library leaves the rows to the full read.
+fn streamed_rows(
+    file: &File<LocalFile>,
+    options: &ReportOptions,
+    selection: &Selection,
+) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
+    let profile = load::read_for_jobs(file)?;
+    let Some(reader) = EventReader::open(file)? else {
+        return Ok(None);
+    };
+    let rows = if options.flat {
+        Some(flat_jobs(
+            &profile,
+            &reader,
+            row_options(options),
+            selection,
+        )?)
+    } else {
+        tree_jobs(&profile, &reader, row_options(options), selection)?
+    };
+    Ok(rows.map(|rows| (profile, rows)))
+}
+
+fn flat_jobs(
+    profile: &Profile,
+    reader: &EventReader<'_, LocalFile>,
+    options: RowOptions,
+    selection: &Selection,
+) -> sp::analysis::Result<Vec<RegionRow>> {
+    let jobs = FlatJobs::plan(profile, selection, options);
+    let mut results = Vec::with_capacity(jobs.len());
+    on_threads(
+        jobs.len(),
+        |job| jobs.run(profile, job, Some(reader)),
+        |job, row| results.push((job, row)),
+    )?;
+    results.sort_by_key(|r| r.0);
+    Ok(jobs.finish(results.into_iter().map(|r| r.1).collect()))
+}
+
+/// The ranks' trees are folded here in rank order as they finish.
+fn tree_jobs(
+    profile: &Profile,
+    reader: &EventReader<'_, LocalFile>,
+    options: RowOptions,
+    selection: &Selection,
+) -> sp::analysis::Result<Option<Vec<RegionRow>>> {
+    let Some(jobs) = TreeJobs::plan(profile, selection, options) else {
+        return Ok(None);
+    };
+    let mut rows = TreeRows::new();
+    on_threads(
+        jobs.len(),
+        |job| jobs.run(job, Some(reader)),
+        |job, tree| rows.add(&jobs, job, tree),
+    )?;
+    rows.finish(&jobs, Some(reader))
+}
+
+fn row_options(options: &ReportOptions) -> RowOptions {
+    RowOptions {
+        sort: options.sort,
+        mode: options.mode,
+        flat: options.flat,
+    }
+}
+
 /// `--flat --from-events`: the library's [`FromEvents`] jobs on every core, largest row
 /// first, each streaming its row by its own positional reads.
 fn read_from_events(file: &File<LocalFile>) -> sp::analysis::Result<Profile> {
@@ -173,39 +265,60 @@ fn read_from_events(file: &File<LocalFile>) -> sp::analysis::Result<Profile> {
         plan.without_events()?;
         return Ok(profile);
     };
-    let next = AtomicUsize::new(0);
-    let work = || -> sp::analysis::Result<Vec<(usize, Summary)>> {
-        let mut done = Vec::new();
-        loop {
-            let job = next.fetch_add(1, Ordering::Relaxed);
-            if job >= plan.len() {
-                return Ok(done);
-            }
-            done.push((job, plan.run(job, &reader)?));
-        }
-    };
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(plan.len())
-        .max(1);
-    let results: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
-        let mut results = vec![work()];
-        for h in handles {
-            results.push(h.join().unwrap_or_else(|_| {
-                Err(sp::analysis::Error::Corrupt(
-                    "a worker thread panicked".into(),
-                ))
-            }));
-        }
-        results
-    });
-    for result in results {
-        for (job, summary) in result? {
-            plan.apply(&mut profile, job, &summary);
-        }
+    let mut results = Vec::with_capacity(plan.len());
+    on_threads(
+        plan.len(),
+        |job| plan.run(job, &reader),
+        |job, summary| results.push((job, summary)),
+    )?;
+    for (job, summary) in results {
+        plan.apply(&mut profile, job, &summary);
     }
     Ok(profile)
+}
+
+/// Runs jobs `0..jobs` on every core, each worker taking the next job, and hands each
+/// result to `done` on this thread as it arrives; the first error stops the workers.
+fn on_threads<T: Send>(
+    jobs: usize,
+    run: impl Fn(usize) -> sp::analysis::Result<T> + Sync,
+    mut done: impl FnMut(usize, T),
+) -> sp::analysis::Result<()> {
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs)
+        .max(1);
+    let (send, receive) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let send = send.clone();
+            let (next, run) = (&next, &run);
+            scope.spawn(move || loop {
+                let job = next.fetch_add(1, Ordering::Relaxed);
+                if job >= jobs {
+                    return;
+                }
+                let result = run(job);
+                let failed = result.is_err();
+                if send.send((job, result)).is_err() || failed {
+                    next.store(jobs, Ordering::Relaxed);
+                    return;
+                }
+            });
+        }
+        drop(send);
+        for (job, result) in receive {
+            match result {
+                Ok(value) => done(job, value),
+                Err(e) => {
+                    next.store(jobs, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The width the table must fit: `COLUMNS` when set, else the width of the terminal on

@@ -1,10 +1,12 @@
 //! The flat row of one region (`summary.region_row`): its calls pooled over the selected
 //! ranks, from the loaded calls or from the rows' stored statistics.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use super::super::calltree;
 use super::super::numeric::{self, seconds};
+use super::super::quantiles;
 use super::{selected_regions, RegionRow};
 use crate::analysis::Selection;
 use crate::schema::{Profile, RankCalls, Region, RowStatistics};
@@ -138,7 +140,7 @@ pub(super) fn region_row(
     } else {
         (None, None)
     };
-    let durations: Vec<f64> = rows.iter().flat_map(|r| row_durations(r)).collect();
+    let mut durations: Vec<f64> = rows.iter().flat_map(|r| row_durations(r)).collect();
     let timed: Vec<&&RankCalls> = rows.iter().filter(|r| r.calls() > 0).collect();
     let mut first = timed
         .iter()
@@ -262,28 +264,36 @@ pub(super) fn region_row(
             ..base
         };
     }
-    let nonempty = !durations.is_empty();
+    let total = (!durations.is_empty()).then(|| numeric::sum(&durations));
     RegionRow {
-        total: nonempty.then(|| numeric::sum(&durations)),
+        total,
         first,
         last,
-        ..with_distribution(&durations, base)
+        ..with_distribution(&mut durations, base)
     }
 }
 
 /// `row` with the average, extremes, standard deviation and percentiles of `durations`
-/// (seconds), as numpy computes them; `None` where there are none.
-pub(super) fn with_distribution(durations: &[f64], row: RegionRow) -> RegionRow {
-    let mut sorted = durations.to_vec();
-    sorted.sort_by(f64::total_cmp);
+/// (seconds), as numpy computes them; `None` where there are none. The percentiles are
+/// selected, not sorted for ([`quantiles::by_selection`]), which reorders `durations`.
+pub(super) fn with_distribution(durations: &mut [f64], row: RegionRow) -> RegionRow {
+    let extreme = |keep: Ordering| {
+        durations
+            .iter()
+            .copied()
+            .reduce(|a, b| if b.total_cmp(&a) == keep { b } else { a })
+    };
+    let (min, max) = (extreme(Ordering::Less), extreme(Ordering::Greater));
+    let (avg, std) = (numeric::mean(durations), numeric::std(durations));
+    let p = quantiles::by_selection(durations, f64::total_cmp, |v| v);
     RegionRow {
-        avg: numeric::mean(durations),
-        min: sorted.first().copied(),
-        max: sorted.last().copied(),
-        std: numeric::std(durations),
-        p50: numeric::percentile_sorted(&sorted, 50.0),
-        p95: numeric::percentile_sorted(&sorted, 95.0),
-        p99: numeric::percentile_sorted(&sorted, 99.0),
+        avg,
+        min,
+        max,
+        std,
+        p50: p.p50,
+        p95: p.p95,
+        p99: p.p99,
         ..row
     }
 }

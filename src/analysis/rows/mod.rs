@@ -4,17 +4,24 @@
 //! nest or were not loaded. Every float is produced by the same operations in the same
 //! order as the reference, so the values are equal, not merely close.
 
+mod call_order;
 mod flat;
+mod flat_jobs;
 mod order;
+mod path_stats;
 mod tree;
+mod tree_jobs;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::selection::Selection;
 use crate::schema::{Profile, Region};
 use flat::{exclusive_totals, region_row};
 use order::sort_rows;
 use tree::{build_paths, path_row, PathCall};
+
+pub use flat_jobs::{flat_rows, FlatJobs, FlatRow};
+pub use tree_jobs::{tree_rows, RankTree, TreeJobs, TreeRows};
 
 /// What `% session` is computed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,13 +159,20 @@ impl RegionRow {
 
 /// `ProfilingResults.get_regions`: selected regions ordered by earliest start.
 pub fn selected_regions<'p>(profile: &'p Profile, sel: &Selection) -> Vec<&'p Region> {
-    let mut regions: Vec<&Region> = profile
-        .regions
-        .iter()
-        .filter(|r| sel.keeps(&r.name))
+    selected_indices(profile, sel)
+        .into_iter()
+        .map(|i| &profile.regions[i])
+        .collect()
+}
+
+/// The positions in `profile.regions` of [`selected_regions`], in its order.
+fn selected_indices(profile: &Profile, sel: &Selection) -> Vec<usize> {
+    let regions = &profile.regions;
+    let mut selected: Vec<usize> = (0..regions.len())
+        .filter(|&i| sel.keeps(&regions[i].name))
         .collect();
-    regions.sort_by(|a, b| a.sort_key().total_cmp(&b.sort_key()));
-    regions
+    selected.sort_by(|&a, &b| regions[a].sort_key().total_cmp(&regions[b].sort_key()));
+    selected
 }
 
 /// How [`region_rows`] orders and computes the rows.
@@ -200,6 +214,9 @@ pub fn present_ranks(profile: &Profile) -> Vec<u32> {
 /// The statistics rows, as `summary.region_rows(results, include, exclude, ranks, sort,
 /// percentage_mode)` returns them: the call tree when the profile's calls are loaded (and
 /// `options.flat` is not set), else one flat row per region from the stored statistics.
+/// For a profile read to its index, [`FlatJobs`] and [`TreeJobs`] give the same rows
+/// reading the calls row by row, in bounded memory and on as many threads as the caller
+/// runs.
 pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> Vec<RegionRow> {
     let RowOptions { sort, mode, flat } = options;
     let tree = profile.has_events() && !flat;
@@ -210,17 +227,6 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
         None => present_ranks(profile),
     };
     let ranks_opt = sel.ranks.as_deref();
-    let exclusive = if mode == PercentageMode::Exclusive && tree {
-        Some(exclusive_totals(profile, &present_ranks(profile)))
-    } else if mode == PercentageMode::Exclusive {
-        Some(Ok(HashMap::new()))
-    } else {
-        None
-    };
-    let flat: Vec<RegionRow> = regions
-        .iter()
-        .map(|r| region_row(r, ranks_opt, exclusive.as_ref()))
-        .collect();
 
     // Call paths, in first-seen order.
     let mut paths: Vec<(Vec<usize>, Vec<PathCall>, bool)> = Vec::new();
@@ -239,28 +245,55 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
     if !tree_ok {
         paths.clear();
     }
-
-    let mut rows: Vec<RegionRow> = Vec::new();
-    for (path, calls, recursive) in &paths {
-        rows.push(path_row(profile, &regions, path, calls, *recursive));
-    }
-    let tree_names: std::collections::HashSet<&str> = paths
+    let rows: Vec<RegionRow> = paths
         .iter()
-        .filter_map(|(p, _, _)| p.last().map(|&i| regions[i].name.as_str()))
+        .map(|(path, calls, recursive)| path_row(profile, &regions, path, calls, *recursive))
         .collect();
-    for (region, row) in regions.iter().zip(&flat) {
-        if tree_names.contains(region.name.as_str()) || rows.iter().any(|r| r.name == row.name) {
-            continue;
+    let mut exclusive = None;
+    let names: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
+    finish_rows(rows, &names, sort, |i| {
+        let totals = exclusive.get_or_insert_with(|| match mode {
+            PercentageMode::Exclusive if tree => {
+                Some(exclusive_totals(profile, &present_ranks(profile)))
+            }
+            PercentageMode::Exclusive => Some(Ok(HashMap::new())),
+            PercentageMode::Coverage => None,
+        });
+        flat_row(regions[i], ranks_opt, totals.as_ref())
+    })
+}
+
+/// The flat row of `region` as the table shows it when the region has no call path.
+fn flat_row(
+    region: &Region,
+    ranks: Option<&[u32]>,
+    exclusive: Option<&Result<flat::ExclusiveTotals, super::calltree::Nesting>>,
+) -> RegionRow {
+    let mut row = region_row(region, ranks, exclusive);
+    row.depth = 0;
+    row.recursive = false;
+    row.start = if region.has_timing() {
+        region.first_start_s()
+    } else {
+        f64::INFINITY
+    };
+    row
+}
+
+/// The table from the call tree's rows and the flat rows (`flat(i)`) of the selected
+/// regions named `regions`, in region order, for names no row has yet: each row's parent
+/// coverage filled in, in `sort` order.
+fn finish_rows(
+    mut rows: Vec<RegionRow>,
+    regions: &[&str],
+    sort: SortKey,
+    mut flat: impl FnMut(usize) -> RegionRow,
+) -> Vec<RegionRow> {
+    let mut names: HashSet<String> = rows.iter().map(|r| r.name.clone()).collect();
+    for (i, name) in regions.iter().enumerate() {
+        if names.insert(name.to_string()) {
+            rows.push(flat(i));
         }
-        let mut fallback = row.clone();
-        fallback.depth = 0;
-        fallback.recursive = false;
-        fallback.start = if region.has_timing() {
-            region.first_start_s()
-        } else {
-            f64::INFINITY
-        };
-        rows.push(fallback);
     }
     let coverage_by_path: HashMap<Vec<String>, Option<f64>> = rows
         .iter()

@@ -109,7 +109,7 @@ pub(super) fn path_row(
     calls: &[PathCall],
     recursive: bool,
 ) -> RegionRow {
-    let durations: Vec<f64> = calls.iter().map(|c| c.duration).collect();
+    let mut durations: Vec<f64> = calls.iter().map(|c| c.duration).collect();
     let mut gpu = Vec::new();
     for c in calls {
         if let Some(row) = regions[c.region].rank(c.rank) {
@@ -174,6 +174,6 @@ pub(super) fn path_row(
         imbalance: Some(imbalance),
         start: calls.iter().map(|c| c.start).fold(f64::INFINITY, f64::min),
         parent_coverage: None,
-        ..with_distribution(&durations, RegionRow::default())
+        ..with_distribution(&mut durations, RegionRow::default())
     }
 }

@@ -1,0 +1,131 @@
+//! What a call path keeps of its calls while the call tree streams: the durations (as
+//! 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
+//! they come in start order, and the first and last calls.
+
+use crate::analysis::numeric::seconds;
+
+/// The call that starts first and the one that ends last (their (time, duration), the
+/// first of equals kept), the earliest start, and whether any call nests in its own region.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bounds {
+    pub first: Option<(f64, f64)>,
+    pub last: Option<(f64, f64)>,
+    pub start: f64,
+    pub recursive: bool,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            first: None,
+            last: None,
+            start: f64::INFINITY,
+            recursive: false,
+        }
+    }
+}
+
+impl Bounds {
+    /// Takes in the bounds of calls that come after these.
+    pub(super) fn merge(&mut self, later: &Bounds) {
+        if let Some((s, d)) = later.first {
+            if self.first.is_none_or(|(f, _)| s < f) {
+                self.first = Some((s, d));
+            }
+        }
+        if let Some((e, d)) = later.last {
+            if self.last.is_none_or(|(l, _)| e > l) {
+                self.last = Some((e, d));
+            }
+        }
+        self.start = self.start.min(later.start);
+        self.recursive |= later.recursive;
+    }
+}
+
+/// Durations in ns, as `u32` while every one fits.
+#[derive(Debug)]
+pub(super) enum Durations {
+    Narrow(Vec<u32>),
+    Wide(Vec<i64>),
+}
+
+impl Default for Durations {
+    fn default() -> Self {
+        Durations::Narrow(Vec::new())
+    }
+}
+
+impl Durations {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Durations::Narrow(v) => v.len(),
+            Durations::Wide(v) => v.len(),
+        }
+    }
+
+    pub(super) fn push(&mut self, d: i64) {
+        match self {
+            Durations::Narrow(v) => match u32::try_from(d) {
+                Ok(d) => v.push(d),
+                Err(_) => {
+                    let mut wide: Vec<i64> = v.iter().map(|&x| i64::from(x)).collect();
+                    wide.push(d);
+                    *self = Durations::Wide(wide);
+                }
+            },
+            Durations::Wide(v) => v.push(d),
+        }
+    }
+
+    pub(super) fn append(&mut self, other: Durations) {
+        match (&mut *self, other) {
+            (Durations::Narrow(a), Durations::Narrow(b)) => a.extend_from_slice(&b),
+            (Durations::Wide(a), Durations::Wide(b)) => a.extend_from_slice(&b),
+            (Durations::Wide(a), Durations::Narrow(b)) => a.extend(b.iter().map(|&x| i64::from(x))),
+            (Durations::Narrow(a), Durations::Wide(b)) => {
+                let mut wide: Vec<i64> = a.iter().map(|&x| i64::from(x)).collect();
+                wide.extend_from_slice(&b);
+                *self = Durations::Wide(wide);
+            }
+        }
+    }
+
+    pub(super) fn seconds(&self) -> Vec<f64> {
+        match self {
+            Durations::Narrow(v) => v.iter().map(|&d| seconds(i64::from(d))).collect(),
+            Durations::Wide(v) => v.iter().map(|&d| seconds(d)).collect(),
+        }
+    }
+}
+
+/// Wall-clock time covered by a rank's calls of one path, intervals merged as they come in
+/// start order (`merged_length`'s sweep: its result does not depend on the order of
+/// intervals with equal starts).
+#[derive(Debug, Default)]
+pub(super) struct Coverage {
+    open: Option<(f64, f64)>,
+    total: f64,
+    /// The merged length, once closed.
+    pub length: f64,
+}
+
+impl Coverage {
+    pub(super) fn add(&mut self, start: f64, end: f64) {
+        match &mut self.open {
+            Some((_, e)) if start <= *e => *e = e.max(end),
+            Some((s, e)) => {
+                self.total += *e - *s;
+                (*s, *e) = (start, end);
+            }
+            None => self.open = Some((start, end)),
+        }
+    }
+
+    pub(super) fn close(&mut self) {
+        self.length = match self.open {
+            Some((s, e)) => self.total + (e - s),
+            None => 0.0,
+        };
+    }
+}

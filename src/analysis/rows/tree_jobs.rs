@@ -1,0 +1,650 @@
+//! The call tree's rows of a profile read to its index, rank by rank: each job reads one
+//! rank's calls once through its rows' spans, nests them with a stack (per lane), and
+//! reduces every call path of the rank to a few numbers and its durations;
+//! [`TreeRows`] folds the ranks' results in rank order into the reference's numbers, bit
+//! for bit: the sums Python folds left to right are folded in the same order, and numpy's
+//! reductions (mean, std, percentiles) run over each path's durations at the end, kept as
+//! 32-bit integers where they fit. Memory is the durations plus a rank or two in flight.
+
+use std::collections::HashMap;
+
+use super::call_order::{self, Call};
+use super::flat::{py_sum, with_distribution};
+use super::flat_jobs::load_region;
+use super::path_stats::{Bounds, Coverage, Durations};
+use super::{finish_rows, flat_row, present_ranks, selected_indices, RegionRow, RowOptions};
+use crate::analysis::error::{Error, Result};
+use crate::analysis::numeric::{self, seconds};
+use crate::analysis::{PercentageMode, Selection};
+use crate::io::ReadAt;
+use crate::schema::{EventReader, Profile, RankCalls};
+
+/// The call tree of [`region_rows`](super::region_rows) for a profile read to its index
+/// ([`load::read_for_jobs`](crate::analysis::load::read_for_jobs)), planned as one
+/// independent job per rank: [`run`](TreeJobs::run) on any thread, in any order; the
+/// results go to [`TreeRows::add`] in any order, and [`TreeRows::finish`] gives the table.
+pub struct TreeJobs<'p> {
+    profile: &'p Profile,
+    /// Index in `profile.regions` of each selected region, in `selected_regions` order.
+    regions: Vec<usize>,
+    /// Per selected region, the first selected region of the same name (calls nested in a
+    /// region of their own name pool into their parent's path).
+    name_ids: Vec<u32>,
+    /// The ranks walked, one job each, in the order their calls are pooled.
+    ranks: Vec<u32>,
+    /// Per job, (selected region, row index) of each of its rank's rows.
+    rows: Vec<Vec<(u32, usize)>>,
+    origin: f64,
+    options: RowOptions,
+    selection: Selection,
+}
+
+impl<'p> TreeJobs<'p> {
+    /// Plans the jobs; `None` where the streamed tree cannot give the full read's rows
+    /// (flat rows asked for, or a region filter, whose own times come from the unfiltered
+    /// tree): the caller reads the profile whole then.
+    pub fn plan(profile: &'p Profile, sel: &Selection, options: RowOptions) -> Option<Self> {
+        if options.flat || sel.filtered() {
+            return None;
+        }
+        let regions = selected_indices(profile, sel);
+        let selected: Vec<&crate::schema::Region> =
+            regions.iter().map(|&i| &profile.regions[i]).collect();
+        let mut first_of_name: HashMap<&str, u32> = HashMap::new();
+        let name_ids = selected
+            .iter()
+            .enumerate()
+            .map(|(i, r)| *first_of_name.entry(r.name.as_str()).or_insert(i as u32))
+            .collect();
+        let ranks = match &sel.ranks {
+            Some(r) => r.clone(),
+            None => present_ranks(profile),
+        };
+        let job_of: HashMap<u32, usize> = ranks.iter().enumerate().map(|(j, &r)| (r, j)).collect();
+        let mut rows = vec![Vec::new(); ranks.len()];
+        for (i, region) in selected.iter().enumerate() {
+            let mut seen = Vec::new();
+            for (k, row) in region.ranks.iter().enumerate() {
+                // `Region::rank`: the first row of a rank.
+                if seen.contains(&row.rank) {
+                    continue;
+                }
+                seen.push(row.rank);
+                if let Some(&job) = job_of.get(&row.rank) {
+                    rows[job].push((i as u32, k));
+                }
+            }
+        }
+        Some(TreeJobs {
+            profile,
+            regions,
+            name_ids,
+            ranks,
+            rows,
+            origin: profile.time_origin(),
+            options,
+            selection: sel.clone(),
+        })
+    }
+
+    /// Number of jobs.
+    pub fn len(&self) -> usize {
+        self.ranks.len()
+    }
+
+    /// Whether there is nothing to compute.
+    pub fn is_empty(&self) -> bool {
+        self.ranks.is_empty()
+    }
+
+    fn row(&self, region: u32, k: usize) -> &'p RankCalls {
+        &self.profile.regions[self.regions[region as usize]].ranks[k]
+    }
+
+    /// Job `job`: one rank's calls read, nested and reduced per call path.
+    pub fn run<R: ReadAt>(
+        &self,
+        job: usize,
+        reader: Option<&EventReader<'_, R>>,
+    ) -> Result<RankTree> {
+        let rows = self.rows.get(job).map_or(&[][..], Vec::as_slice);
+        let mut tree = RankTree::default();
+        let mut calls: Vec<Call> = Vec::new();
+        let mut loaded: Vec<RankCalls> = Vec::with_capacity(rows.len());
+        let mut any_lane = false;
+        for &(region, k) in rows {
+            let row = self.row(region, k);
+            let full = match row.span {
+                Some(span) => {
+                    let Some(reader) = reader else {
+                        return Err(Error::Corrupt(
+                            "the index points at events but the file has no /events".into(),
+                        ));
+                    };
+                    reader.read(span)?.into_calls(row)
+                }
+                None => row.clone(),
+            };
+            let first = full.starts.iter().min().map_or(0.0, |&s| seconds(s));
+            tree.first_starts.push((region, k, first));
+            any_lane |= full.lanes.is_some();
+            let index = loaded.len() as u32;
+            for (i, (&start, &end)) in full.starts.iter().zip(&full.ends).enumerate() {
+                if end < start {
+                    tree.nesting = true;
+                    return Ok(tree);
+                }
+                calls.push(Call {
+                    start,
+                    end,
+                    row: index,
+                    index: i as u32,
+                });
+            }
+            // The calls hold the times now; the row keeps its GPU and lane columns.
+            loaded.push(RankCalls {
+                starts: Vec::new(),
+                ends: Vec::new(),
+                ..full
+            });
+        }
+        // The reference's order: start ascending, end descending, then region order and
+        // position in the row (a stable sort of the calls pushed in that order).
+        let calls = call_order::sort(calls);
+        let region_of = |c: &Call| rows[c.row as usize].0;
+        let lane_of = |c: &Call| -> i64 {
+            if !any_lane {
+                return -1;
+            }
+            loaded[c.row as usize]
+                .lanes
+                .as_ref()
+                .and_then(|l| l.get(c.index as usize).copied())
+                .unwrap_or(-1)
+        };
+        let mut stacks: Vec<(i64, Vec<Open>)> = Vec::new();
+        let mut entries = Entries::default();
+        for c in &calls {
+            let lane = lane_of(c);
+            let at = match stacks.iter().position(|s| s.0 == lane) {
+                Some(at) => at,
+                None => {
+                    stacks.push((lane, Vec::new()));
+                    stacks.len() - 1
+                }
+            };
+            let stack = &mut stacks[at].1;
+            let start2 = c.start.wrapping_mul(2);
+            while let Some(top) = stack.last() {
+                if top.end2 > start2 {
+                    break;
+                }
+                tree.paths[top.entry as usize].close_call(top.slot, top.exclusive);
+                stack.pop();
+            }
+            let duration = c.end.wrapping_sub(c.start);
+            let region = region_of(c);
+            let (entry, nested) = match stack.last_mut() {
+                Some(parent) => {
+                    if parent.end < c.end {
+                        tree.nesting = true;
+                        return Ok(tree);
+                    }
+                    parent.exclusive = parent.exclusive.wrapping_sub(duration);
+                    if self.name_ids[parent.region as usize] == self.name_ids[region as usize] {
+                        (parent.entry, true)
+                    } else {
+                        (entries.get(&mut tree, Some(parent.entry), region), false)
+                    }
+                }
+                None => (entries.get(&mut tree, None, region), false),
+            };
+            let row = &loaded[c.row as usize];
+            let gpu = row
+                .gpu
+                .as_ref()
+                .and_then(|g| g.get(c.index as usize).copied());
+            let slot = tree.paths[entry as usize].push(self.origin, c, nested, gpu);
+            let mut end2 = c.end.wrapping_mul(2);
+            if end2 == start2 {
+                end2 = end2.wrapping_add(1);
+            }
+            stack.push(Open {
+                end2,
+                end: c.end,
+                region,
+                exclusive: duration,
+                entry,
+                slot,
+            });
+        }
+        for (_, stack) in stacks {
+            for open in stack {
+                tree.paths[open.entry as usize].close_call(open.slot, open.exclusive);
+            }
+        }
+        for path in &mut tree.paths {
+            path.coverage.close();
+        }
+        Ok(tree)
+    }
+}
+
+/// A call on the stack: its scaled end (a zero-length call ends just after its start),
+/// its end and region, its duration minus its children's so far, its path and its place in
+/// the path's own times.
+struct Open {
+    end2: i64,
+    end: i64,
+    region: u32,
+    exclusive: i64,
+    entry: u32,
+    slot: usize,
+}
+
+/// One rank's call paths, reduced: the result of a [`TreeJobs`] job.
+#[derive(Debug, Default)]
+pub struct RankTree {
+    /// The calls do not nest: the table is flat.
+    nesting: bool,
+    /// Paths in first-seen order.
+    paths: Vec<RankPath>,
+    /// (selected region, row, first start in seconds) of every row read.
+    first_starts: Vec<(u32, usize, f64)>,
+}
+
+/// A rank's paths by (parent path, region): each path's children in a short list, as
+/// trees have few children per call path.
+#[derive(Default)]
+struct Entries {
+    roots: Vec<(u32, u32)>,
+    children: Vec<Vec<(u32, u32)>>,
+}
+
+impl Entries {
+    /// The path of a call of `region` under `parent` (a new one at its first call).
+    fn get(&mut self, tree: &mut RankTree, parent: Option<u32>, region: u32) -> u32 {
+        let list = match parent {
+            Some(p) => match self.children.get_mut(p as usize) {
+                Some(list) => list,
+                None => &mut self.roots,
+            },
+            None => &mut self.roots,
+        };
+        if let Some(&(_, entry)) = list.iter().find(|e| e.0 == region) {
+            return entry;
+        }
+        let entry = tree.paths.len() as u32;
+        list.push((region, entry));
+        tree.paths.push(RankPath {
+            parent,
+            region,
+            ..RankPath::default()
+        });
+        self.children.push(Vec::new());
+        entry
+    }
+}
+
+/// One call path on one rank.
+#[derive(Debug, Default)]
+struct RankPath {
+    parent: Option<u32>,
+    region: u32,
+    durations: Durations,
+    /// Own time of every call, seconds, in order (folded across ranks in rank order).
+    exclusive: Vec<f64>,
+    /// GPU time of every call of a row with GPU timing, ns, in order.
+    gpu: Vec<i64>,
+    coverage: Coverage,
+    /// Sum of the durations of calls not nested in their own region (`py_sum`).
+    total: Option<f64>,
+    bounds: Bounds,
+}
+
+impl RankPath {
+    /// Adds a call (in start order); returns the slot of its own time, known when it ends.
+    fn push(&mut self, origin: f64, c: &Call, nested: bool, gpu: Option<i64>) -> usize {
+        let duration_ns = c.end.wrapping_sub(c.start);
+        let duration = seconds(duration_ns);
+        let start = seconds(c.start) - origin;
+        let end = seconds(c.end) - origin;
+        self.durations.push(duration_ns);
+        self.exclusive.push(0.0);
+        if let Some(g) = gpu {
+            self.gpu.push(g);
+        }
+        self.coverage.add(start, end);
+        if !nested {
+            self.total = Some(self.total.map_or(duration, |t| t + duration));
+        }
+        self.bounds.merge(&Bounds {
+            first: Some((start, duration)),
+            last: Some((end, duration)),
+            start,
+            recursive: nested,
+        });
+        self.exclusive.len() - 1
+    }
+
+    /// Records the own time (ns) of the call in `slot`.
+    fn close_call(&mut self, slot: usize, exclusive: i64) {
+        if let Some(x) = self.exclusive.get_mut(slot) {
+            *x = seconds(exclusive);
+        }
+    }
+}
+
+/// The call tree's rows folded from the ranks' results in rank order.
+pub struct TreeRows {
+    next: usize,
+    pending: HashMap<usize, RankTree>,
+    nesting: bool,
+    /// The region order assumed from the index differs from the calls'.
+    stale: bool,
+    paths: Vec<PathRow>,
+    index: HashMap<(u32, u32), u32>,
+}
+
+/// One call path pooled over the ranks so far.
+#[derive(Debug)]
+struct PathRow {
+    /// Selected regions, outermost first.
+    path: Vec<u32>,
+    calls: u64,
+    durations: Durations,
+    exclusive: Option<f64>,
+    gpu: Vec<i64>,
+    coverage: f64,
+    /// Per rank with calls, in pooling order.
+    totals: Vec<f64>,
+    bounds: Bounds,
+}
+
+impl Default for TreeRows {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TreeRows {
+    /// Nothing folded yet.
+    pub fn new() -> Self {
+        TreeRows {
+            next: 0,
+            pending: HashMap::new(),
+            nesting: false,
+            stale: false,
+            paths: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Adds the result of job `job`; results are folded in job order, so one that arrives
+    /// early waits for those before it.
+    pub fn add(&mut self, jobs: &TreeJobs<'_>, job: usize, tree: RankTree) {
+        self.pending.insert(job, tree);
+        while let Some(tree) = self.pending.remove(&self.next) {
+            self.next += 1;
+            self.fold(jobs, tree);
+        }
+    }
+
+    fn fold(&mut self, jobs: &TreeJobs<'_>, tree: RankTree) {
+        if self.nesting || tree.nesting {
+            self.nesting = true;
+            self.paths.clear();
+            return;
+        }
+        for &(region, k, first) in &tree.first_starts {
+            let assumed = jobs.row(region, k).first_start_s();
+            if assumed.to_bits() != first.to_bits() {
+                self.stale = true;
+            }
+        }
+        let mut global: Vec<u32> = Vec::with_capacity(tree.paths.len());
+        for p in tree.paths {
+            let parent = p.parent.and_then(|l| global.get(l as usize).copied());
+            let key = (parent.map_or(u32::MAX, |g| g), p.region);
+            let paths = &mut self.paths;
+            let g = *self.index.entry(key).or_insert_with(|| {
+                let mut path = parent.map_or_else(Vec::new, |g| paths[g as usize].path.clone());
+                path.push(p.region);
+                paths.push(PathRow {
+                    path,
+                    calls: 0,
+                    durations: Durations::default(),
+                    exclusive: None,
+                    gpu: Vec::new(),
+                    coverage: 0.0,
+                    totals: Vec::new(),
+                    bounds: Bounds::default(),
+                });
+                (paths.len() - 1) as u32
+            });
+            global.push(g);
+            let row = &mut self.paths[g as usize];
+            row.calls += p.durations.len() as u64;
+            row.durations.append(p.durations);
+            for x in p.exclusive {
+                row.exclusive = Some(row.exclusive.map_or(x, |e| e + x));
+            }
+            row.gpu.extend_from_slice(&p.gpu);
+            row.coverage += p.coverage.length;
+            row.totals.push(p.total.unwrap_or(0.0));
+            row.bounds.merge(&p.bounds);
+        }
+    }
+
+    /// The table, once every job's result was added; `None` when the full read must give
+    /// it instead (the calls do not nest, so the reference shows flat rows; or the index's
+    /// statistics order regions differently from the calls).
+    pub fn finish<R: ReadAt>(
+        self,
+        jobs: &TreeJobs<'_>,
+        reader: Option<&EventReader<'_, R>>,
+    ) -> Result<Option<Vec<RegionRow>>> {
+        if self.nesting || self.stale || self.next != jobs.len() {
+            return Ok(None);
+        }
+        let profile = jobs.profile;
+        let name = |r: u32| profile.regions[jobs.regions[r as usize]].name.clone();
+        let rows: Vec<RegionRow> = self
+            .paths
+            .into_iter()
+            .map(|p| {
+                let names: Vec<String> = p.path.iter().map(|&r| name(r)).collect();
+                let gpu: Vec<f64> = p.gpu.iter().map(|&g| seconds(g)).collect();
+                let imbalance = if p.totals.len() < 2 {
+                    0.0
+                } else {
+                    let max = p.totals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    (max / numeric::mean(&p.totals).unwrap_or(f64::NAN) - 1.0) * 100.0
+                };
+                let mut durations = p.durations.seconds();
+                drop(p.durations);
+                RegionRow {
+                    name: names.last().cloned().unwrap_or_default(),
+                    depth: names.len().saturating_sub(1),
+                    call_path: Some(names),
+                    recursive: p.bounds.recursive,
+                    num_ranks: p.totals.len(),
+                    calls: p.calls,
+                    total: Some(py_sum(p.totals.iter().copied())),
+                    gpu_total: (!gpu.is_empty()).then(|| py_sum(gpu.iter().copied())),
+                    gpu_avg: numeric::mean(&gpu),
+                    coverage: Some(p.coverage),
+                    exclusive: Some(p.exclusive.unwrap_or(0.0)),
+                    first: p.bounds.first.map(|f| f.1),
+                    last: p.bounds.last.map(|l| l.1),
+                    imbalance: Some(imbalance),
+                    start: p.bounds.start,
+                    parent_coverage: None,
+                    ..with_distribution(&mut durations, RegionRow::default())
+                }
+            })
+            .collect();
+        let regions: Vec<&str> = jobs
+            .regions
+            .iter()
+            .map(|&i| profile.regions[i].name.as_str())
+            .collect();
+        let exclusive = match jobs.options.mode {
+            PercentageMode::Exclusive => Some(Ok(Default::default())),
+            PercentageMode::Coverage => None,
+        };
+        let ranks = jobs.selection.ranks.as_deref();
+        let mut failed = None;
+        let table = finish_rows(rows, &regions, jobs.options.sort, |i| {
+            let region = &profile.regions[jobs.regions[i]];
+            match load_region(region, reader) {
+                Ok(loaded) => flat_row(&loaded, ranks, exclusive.as_ref()),
+                Err(e) => {
+                    failed = Some(e);
+                    RegionRow::default()
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(Some(table)),
+        }
+    }
+}
+
+/// The call tree's rows the jobs give, computed in order on this thread; `None` where
+/// [`TreeJobs::plan`] or [`TreeRows::finish`] say the full read must give them.
+pub fn tree_rows<R: ReadAt>(
+    profile: &Profile,
+    sel: &Selection,
+    options: RowOptions,
+    reader: Option<&EventReader<'_, R>>,
+) -> Result<Option<Vec<RegionRow>>> {
+    let Some(jobs) = TreeJobs::plan(profile, sel, options) else {
+        return Ok(None);
+    };
+    let mut rows = TreeRows::new();
+    for job in 0..jobs.len() {
+        let tree = jobs.run(job, reader)?;
+        rows.add(&jobs, job, tree);
+    }
+    rows.finish(&jobs, reader)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::rows::flat_jobs::tests::each_case;
+    use crate::analysis::rows::region_rows;
+
+    /// Every shipped profile: the jobs over the index give the rows of the full read.
+    #[test]
+    fn jobs_equal_the_full_read() {
+        let mut streamed = 0;
+        each_case(false, |full, index, reader, sel, options| {
+            if let Some(got) = tree_rows(index, sel, options, reader).unwrap() {
+                assert_eq!(got, region_rows(full, sel, options), "{options:?}");
+                streamed += 1;
+            }
+        });
+        assert!(streamed > 100, "{streamed}");
+    }
+}
+
+#[cfg(test)]
+mod synthetic {
+    use super::*;
+    use crate::analysis::rows::region_rows;
+    use crate::analysis::{load, SortKey};
+    use crate::hdf5lite::reader::File;
+    use crate::schema::{Merger, RegionCalls};
+
+    fn region(name: &str, spans: &[(i64, i64)]) -> RegionCalls {
+        RegionCalls {
+            name: name.into(),
+            source_file: None,
+            source_line: None,
+            source_text: None,
+            starts: spans.iter().map(|s| s.0).collect(),
+            ends: spans.iter().map(|s| s.1).collect(),
+        }
+    }
+
+    fn profile(ranks: &[Vec<RegionCalls>]) -> Vec<u8> {
+        let mut merger = Merger::new();
+        for (rank, regions) in ranks.iter().enumerate() {
+            merger
+                .add_rank(&format!("r{rank}.spt"), rank as i64, regions.clone(), None)
+                .unwrap();
+        }
+        let mut out = Vec::new();
+        crate::schema::write::to_hdf5(&merger.finish(Some("t")))
+            .unwrap()
+            .finish(&mut out)
+            .unwrap();
+        out
+    }
+
+    fn compare(bytes: &[u8]) -> Option<Vec<RegionRow>> {
+        let file = File::open(bytes).unwrap();
+        let full = load::read_full(&file).unwrap();
+        let index = load::read_for_jobs(&file).unwrap();
+        let reader = EventReader::open(&file).unwrap();
+        let mut last = None;
+        for sort in [SortKey::Start, SortKey::Total, SortKey::P50] {
+            for mode in [PercentageMode::Coverage, PercentageMode::Exclusive] {
+                for ranks in [None, Some(vec![1]), Some(vec![0, 2, 7])] {
+                    let sel = Selection::ranks(ranks);
+                    let options = RowOptions {
+                        sort,
+                        mode,
+                        flat: false,
+                    };
+                    let want = region_rows(&full, &sel, options);
+                    let got = tree_rows(&index, &sel, options, reader.as_ref()).unwrap();
+                    if let Some(got) = &got {
+                        assert_eq!(got, &want, "{sort:?} {mode:?}");
+                    }
+                    last = got;
+                }
+            }
+        }
+        last
+    }
+
+    /// Recursion (pooled into one row, its nested calls left out of the total), identical
+    /// intervals in two regions (region order breaks the tie), zero-length calls at a
+    /// parent's start and end, durations past `u32`, and ranks with different paths.
+    #[test]
+    fn recursion_ties_and_zero_lengths_equal_the_full_read() {
+        let big = 5_000_000_000;
+        let rank0 = vec![
+            region("main", &[(0, 1000), (2000, 2000 + big)]),
+            region("solve", &[(10, 500), (20, 400), (30, 300), (2100, 2200)]),
+            region("io", &[(600, 700), (600, 700), (1000, 1000), (10, 10)]),
+            region("mirror", &[(600, 700)]),
+        ];
+        let rank1 = vec![
+            region("main", &[(5, 900)]),
+            region("solve", &[(6, 800), (7, 700)]),
+            region("io", &[(850, 860)]),
+        ];
+        let rank2 = vec![region("io", &[(1, 2), (3, 4)]), region("main", &[(0, 10)])];
+        let rows = compare(&profile(&[rank0, rank1, rank2])).unwrap();
+        let solve = rows.iter().find(|r| r.name == "solve").unwrap();
+        assert!(solve.recursive);
+        assert_eq!(
+            solve.call_path.as_deref(),
+            Some(&["main".to_string(), "solve".into()][..])
+        );
+    }
+
+    /// Calls that overlap without nesting: the reference shows flat rows, and the jobs
+    /// leave them to the full read.
+    #[test]
+    fn calls_that_do_not_nest_are_left_to_the_full_read() {
+        let rank0 = vec![region("a", &[(0, 100)]), region("b", &[(50, 150)])];
+        let rank1 = vec![region("a", &[(0, 100)])];
+        assert_eq!(compare(&profile(&[rank0, rank1])), None);
+    }
+}
