@@ -1,0 +1,323 @@
+'use strict';
+// The page's shell: the worker, the open files, the view switcher, the shared filters, the
+// status bar and the keys. Views live in table.js, ranks.js and views.js; every number and
+// text they show comes from the worker (the sp library), this file only lays them out.
+const SP = {
+  files: [],          // open files, each {id, name, info, view, opts, data: {}, gen}
+  current: null,
+  worker: null,
+  pending: new Map(),
+  nextId: 1,
+  ready: null,
+  timing: {},         // for tests and the benchmark: drop → first table, etc.
+  views: {},          // view name → {render(fs), needs(fs)}
+};
+
+SP.$ = (sel, root) => (root || document).querySelector(sel);
+SP.el = (tag, attrs, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+};
+
+// ---- worker ---------------------------------------------------------------------------
+
+SP.startWorker = () => {
+  const source = SP.$('#sp-worker-source').textContent;
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  SP.worker = new Worker(url);
+  SP.ready = new Promise((resolve) => {
+    SP.pending.set(0, (msg) => resolve(msg.ready));
+  });
+  SP.worker.onmessage = (e) => {
+    const msg = e.data;
+    const done = SP.pending.get(msg.id);
+    SP.pending.delete(msg.id);
+    if (done) done(msg);
+  };
+  SP.worker.onerror = (e) => SP.showError('The page\'s worker failed: ' + (e.message || 'unknown error') + '.');
+};
+
+// One request to the library; resolves to the worker's reply ({ok, bin, ms, heap} or
+// {error}).
+SP.rpc = async (op, args, file) => {
+  const ready = await SP.ready;
+  if (ready.error) return { error: ready.error };
+  const id = SP.nextId++;
+  return new Promise((resolve) => {
+    SP.pending.set(id, resolve);
+    SP.worker.postMessage({ id, op, args, file });
+  });
+};
+
+// A request about an open file, with the file's current filters.
+SP.ask = (fs, op, extra) => SP.rpc(op, Object.assign({ file: fs.id }, SP.optionArgs(fs), extra || {}));
+
+SP.optionArgs = (fs) => ({
+  include: fs.opts.include.split(/\s+/).filter(Boolean),
+  exclude: fs.opts.exclude.split(/\s+/).filter(Boolean),
+  ranks: fs.opts.ranks.trim() || null,
+  sort: fs.opts.sort,
+  mode: fs.opts.mode,
+  tree: fs.useTree,
+});
+
+// ---- files ----------------------------------------------------------------------------
+
+SP.openFiles = async (list, how) => {
+  const files = Array.from(list || []);
+  if (!files.length) return;
+  SP.timing = { start: performance.now(), how };
+  SP.hideError();
+  for (const file of files) await SP.openFile(file);
+};
+
+SP.openFile = async (file) => {
+  SP.status('Opening ' + file.name + '…');
+  const reply = await SP.rpc('open', {}, file);
+  if (reply.error) {
+    SP.showError(reply.error);
+    SP.status('Could not open ' + file.name + '.');
+    return;
+  }
+  const info = reply.ok;
+  SP.timing.opened = performance.now();
+  const fs = {
+    id: info.file, name: info.name, info, io: info.io, heap: reply.heap,
+    view: info.kind === 'profile' ? 'overview' : 'raw',
+    opts: { include: '', exclude: '', ranks: '', sort: 'start', mode: 'coverage' },
+    useTree: info.tree === 'loaded', tree: info.tree,
+    data: {}, gen: 0, selection: {},
+  };
+  SP.files.push(fs);
+  SP.select(fs);
+  if (info.kind === 'profile') {
+    await SP.firstTable(fs);
+    if (info.tree === 'available') SP.loadTree(fs);
+  }
+};
+
+// The index's table and overview, as soon as the file is open: the time the benchmark
+// measures.
+SP.firstTable = async (fs) => {
+  const table = await SP.ask(fs, 'table');
+  if (SP.timing.firstTable === undefined) {
+    SP.timing.firstTable = performance.now();
+    SP.timing.firstTableIo = table.ok ? table.ok.io : null;
+    SP.timing.firstTableHeap = table.heap;
+  }
+  SP.take(fs, 'table', table);
+  SP.refreshView(fs);
+};
+
+SP.loadTree = async (fs) => {
+  SP.status('Reading the call tree of ' + fs.name + ' (' + fs.info.calls.toLocaleString('en-US') + ' calls)…');
+  const reply = await SP.ask(fs, 'tree');
+  if (reply.error) {
+    fs.treeError = reply.error;
+    SP.status(reply.error);
+    SP.refreshView(fs);
+    return;
+  }
+  fs.tree = reply.ok.tree;
+  fs.useTree = fs.tree === 'loaded';
+  SP.noteIo(fs, reply);
+  SP.timing.tree = performance.now();
+  SP.invalidate(fs);
+  SP.status('Call tree read in ' + Math.round(reply.ms) + ' ms.');
+};
+
+SP.close = (fs) => {
+  SP.rpc('close', { file: fs.id });
+  SP.files = SP.files.filter((f) => f !== fs);
+  SP.select(SP.files[SP.files.length - 1] || null);
+};
+
+// Stores a reply's data (or error) for a view, and its read counters.
+SP.take = (fs, key, reply) => {
+  if (reply.error) {
+    fs.data[key] = { error: reply.error };
+  } else {
+    fs.data[key] = reply.ok;
+    if (reply.bin) fs.data[key].bin = reply.bin;
+  }
+  SP.noteIo(fs, reply);
+};
+
+SP.noteIo = (fs, reply) => {
+  if (reply.ok && reply.ok.io) fs.io = reply.ok.io;
+  if (reply.heap) fs.heap = reply.heap;
+  if (fs === SP.current) SP.showIo(fs);
+};
+
+// Forget computed views after a change of filters or of the tree; redraw the current one.
+SP.invalidate = (fs) => {
+  fs.gen++;
+  fs.data = {};
+  fs.pct = {};
+  SP.refreshView(fs);
+};
+
+// ---- views ----------------------------------------------------------------------------
+
+SP.select = (fs) => {
+  SP.current = fs;
+  SP.renderTabs();
+  SP.$('#welcome').hidden = !!fs;
+  SP.$('#inspector').hidden = !fs;
+  if (!fs) { SP.status('Ready. Nothing leaves this tab.'); SP.$('#status-io').textContent = ''; return; }
+  const f = SP.$('#filters');
+  f.include.value = fs.opts.include;
+  f.exclude.value = fs.opts.exclude;
+  f.ranks.value = fs.opts.ranks;
+  f.mode.value = fs.opts.mode;
+  const profile = fs.info.kind === 'profile';
+  f.hidden = !profile;
+  for (const b of SP.$('#views').querySelectorAll('button')) b.disabled = !profile && b.dataset.view !== 'raw';
+  const notice = SP.$('#notice');
+  notice.hidden = !fs.info.notice;
+  notice.textContent = fs.info.notice || '';
+  SP.showIo(fs);
+  SP.show(fs.view);
+};
+
+SP.show = (view) => {
+  const fs = SP.current;
+  if (!fs) return;
+  fs.view = view;
+  for (const b of SP.$('#views').querySelectorAll('button')) b.setAttribute('aria-selected', b.dataset.view === view);
+  for (const v of document.querySelectorAll('.view')) v.classList.toggle('active', v.dataset.view === view);
+  SP.refreshView(fs);
+};
+
+// Fetches what the view needs (once per generation) and draws it.
+SP.refreshView = async (fs) => {
+  if (fs !== SP.current) return;
+  const view = SP.views[fs.view];
+  const root = SP.$('#view-' + fs.view);
+  if (!view) return;
+  const gen = fs.gen;
+  for (const key of view.needs(fs)) {
+    if (fs.data[key]) continue;
+    if (!root.firstChild) root.append(SP.el('p', { class: 'hint', text: 'Reading…' }));
+    const reply = await SP.ask(fs, key);
+    if (gen !== fs.gen) return;
+    SP.take(fs, key, reply);
+  }
+  if (fs !== SP.current || fs.view !== view.name) return;
+  view.render(fs, root);
+};
+
+SP.renderTabs = () => {
+  const nav = SP.$('#files');
+  nav.replaceChildren(...SP.files.map((fs) => SP.el('button', {
+    'aria-selected': fs === SP.current, title: fs.name + ' (' + fs.info.size.toLocaleString('en-US') + ' bytes)',
+    onclick: (e) => { if (e.target.classList.contains('x')) SP.close(fs); else SP.select(fs); },
+  }, fs.name, SP.el('span', { class: 'x', title: 'Close', text: '×' }))));
+};
+
+// ---- messages -------------------------------------------------------------------------
+
+SP.status = (text) => { SP.$('#status-text').textContent = text; };
+
+SP.showIo = (fs) => {
+  const io = fs.io;
+  if (!io) return;
+  const share = io.size ? (100 * io.bytes / io.size) : 0;
+  const shareText = share < 0.01 ? '<0.01%' : share.toFixed(share < 10 ? 2 : 0) + '%';
+  let text = 'read ' + io.bytes_text + ' in ' + io.reads.toLocaleString('en-US') + ' reads (' + shareText + ' of the file)';
+  if (fs.heap) text += ' · memory ' + Math.round(fs.heap / 1048576) + ' MiB';
+  SP.$('#status-io').textContent = text;
+};
+
+SP.showError = (sentence) => {
+  const e = SP.$('#error');
+  e.textContent = sentence;
+  e.hidden = false;
+};
+
+SP.hideError = () => { SP.$('#error').hidden = true; };
+
+// ---- input ----------------------------------------------------------------------------
+
+SP.bindInput = () => {
+  for (const sel of ['#file-input', '#file-input-2']) {
+    SP.$(sel).addEventListener('change', (e) => { SP.openFiles(e.target.files, 'input'); e.target.value = ''; });
+  }
+  let depth = 0;
+  const overlay = SP.$('#dropping');
+  const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
+  window.addEventListener('dragenter', (e) => { if (!hasFiles(e)) return; e.preventDefault(); depth++; overlay.hidden = false; });
+  window.addEventListener('dragover', (e) => { if (hasFiles(e)) e.preventDefault(); });
+  window.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) overlay.hidden = true; });
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    depth = 0;
+    overlay.hidden = true;
+    if (e.dataTransfer && e.dataTransfer.files.length) SP.openFiles(e.dataTransfer.files, 'drop');
+  });
+  SP.$('#views').addEventListener('click', (e) => {
+    const b = e.target.closest('button');
+    if (b && !b.disabled) SP.show(b.dataset.view);
+  });
+  const form = SP.$('#filters');
+  form.addEventListener('submit', (e) => e.preventDefault());
+  let timer = null;
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const fs = SP.current;
+      if (!fs) return;
+      fs.opts.include = form.include.value;
+      fs.opts.exclude = form.exclude.value;
+      fs.opts.ranks = form.ranks.value;
+      fs.opts.mode = form.mode.value;
+      SP.invalidate(fs);
+    }, 250);
+  };
+  form.addEventListener('input', changed);
+  form.addEventListener('change', changed);
+  document.addEventListener('keydown', SP.onKey);
+};
+
+SP.onKey = (e) => {
+  const typing = e.target.closest('input, select, textarea');
+  if (e.key === 'Escape' && typing) { e.target.blur(); return; }
+  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+  const fs = SP.current;
+  if (e.key === 'o' || e.key === 'O') { SP.$('#file-input').click(); e.preventDefault(); return; }
+  if (!fs) return;
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw'];
+  const n = Number(e.key);
+  if (n >= 1 && n <= views.length) {
+    const b = SP.$('#views').querySelector('[data-view="' + views[n - 1] + '"]');
+    if (!b.disabled) SP.show(views[n - 1]);
+    e.preventDefault();
+  } else if (e.key === '/') {
+    SP.$('#f-include').focus();
+    e.preventDefault();
+  } else if (SP.views[fs.view] && SP.views[fs.view].key) {
+    SP.views[fs.view].key(fs, e);
+  }
+};
+
+// Jump to a region's row in the table (from the overview and the heatmap).
+SP.goToRegion = (name) => {
+  const fs = SP.current;
+  if (!fs) return;
+  fs.selection.region = name;
+  SP.show('regions');
+};
+
+SP.start = () => {
+  SP.startWorker();
+  SP.bindInput();
+};

@@ -1,0 +1,80 @@
+'use strict';
+// The sp worker: the library (WebAssembly, inlined below) and the dropped files, read in
+// place through FileReaderSync on File.slice. Messages in: {id, op, args, file?}; out:
+// {id, ok} or {id, error}, with `bin` (an ArrayBuffer, transferred) for binary answers
+// and `ms` (time spent in the library). The wasm protocol is documented in web/src/ffi.rs.
+const WASM_BASE64 = "@WASM_BASE64@";
+
+let wasm = null;
+const blobs = [];        // registered File objects, by handle
+const reader = new FileReaderSync();
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function blobRead(handle, offset, len, dst) {
+  try {
+    const blob = blobs[handle];
+    const buf = reader.readAsArrayBuffer(blob.slice(offset, offset + len));
+    if (buf.byteLength !== len) return 1;
+    new Uint8Array(wasm.memory.buffer, dst, len).set(new Uint8Array(buf));
+    return 0;
+  } catch (e) {
+    return 1;
+  }
+}
+
+function instantiate() {
+  const text = atob(WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const module = new WebAssembly.Module(bytes);
+  wasm = new WebAssembly.Instance(module, { sp: { blob_read: blobRead } }).exports;
+}
+
+function call(request) {
+  const bytes = encoder.encode(JSON.stringify(request));
+  const ptr = wasm.sp_alloc(bytes.length);
+  new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+  const n = wasm.sp_call(ptr, bytes.length);
+  const answer = JSON.parse(decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.sp_out_ptr(), n)));
+  const binLen = wasm.sp_bin_len();
+  const bin = binLen ? wasm.memory.buffer.slice(wasm.sp_bin_ptr(), wasm.sp_bin_ptr() + binLen) : null;
+  return { answer, bin };
+}
+
+const started = performance.now();
+let ready = null;
+try {
+  instantiate();
+  ready = { ms: performance.now() - started };
+} catch (e) {
+  ready = { error: 'This browser could not start the page\'s WebAssembly module: ' + e.message + '.' };
+}
+postMessage({ id: 0, ready });
+
+onmessage = (event) => {
+  const { id, op, args, file } = event.data;
+  const t0 = performance.now();
+  const request = Object.assign({ op }, args || {});
+  if (op === 'open') {
+    blobs.push(file);
+    request.blob = blobs.length - 1;
+    request.name = file.name;
+    request.size = file.size;
+  }
+  let reply;
+  try {
+    if (!wasm) throw new Error(ready.error || 'not started');
+    const { answer, bin } = call(request);
+    reply = answer.error !== undefined ? { id, error: answer.error } : { id, ok: answer.ok };
+    if (bin) reply.bin = bin;
+  } catch (e) {
+    // A trap leaves the module's state undefined: start afresh (open files are lost).
+    const name = file ? file.name : 'the file';
+    reply = { id, error: 'The page failed on ' + name + ' (' + e.message + '); reopen the file, and please report this.', reset: true };
+    try { instantiate(); } catch (ignored) { wasm = null; }
+  }
+  reply.ms = performance.now() - t0;
+  reply.heap = wasm ? wasm.memory.buffer.byteLength : 0;
+  postMessage(reply, reply.bin ? [reply.bin] : []);
+};

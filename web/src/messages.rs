@@ -1,0 +1,67 @@
+//! What went wrong, in one sentence that names the file: the page shows these instead of a
+//! blank screen. Each library error kind maps to what a person can do about it.
+
+use std::error::Error as _;
+
+use sp::analysis;
+use sp::hdf5lite::{self, ErrorKind};
+
+/// Why an HDF5 read failed.
+pub fn hdf5(name: &str, e: &hdf5lite::Error) -> String {
+    // A read past the end: the io error itself, or its message (`sp::io::past_end`) kept by
+    // a layer that rewrapped it.
+    let truncated = e
+        .source()
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::UnexpectedEof)
+        || e.message().contains("passes the end of the file");
+    let detail = e.to_string();
+    if truncated {
+        return format!("{name} is truncated: {detail}.");
+    }
+    match e.kind() {
+        ErrorKind::Format if e.message().contains("no HDF5 signature") => {
+            format!("{name} is not an HDF5 file: it has no HDF5 signature.")
+        }
+        ErrorKind::Format | ErrorKind::Checksum => format!("{name} is damaged: {detail}."),
+        ErrorKind::Unsupported => {
+            format!("{name} uses an HDF5 feature this page cannot read: {detail}.")
+        }
+        ErrorKind::LimitsExceeded => {
+            format!("{name} asks for more than this page allows: {detail}.")
+        }
+        ErrorKind::Io => format!("{name} could not be read: {detail}."),
+        ErrorKind::Usage => format!("{name} is not a profile this page can read: {detail}."),
+    }
+}
+
+/// Why a profile read failed.
+pub fn profile(name: &str, e: &analysis::Error) -> String {
+    match e {
+        analysis::Error::Hdf5(h) => hdf5(name, h),
+        analysis::Error::NotAProfile(m) => {
+            format!("{name} is an HDF5 file but not a scope-profiler profile: {m}.")
+        }
+        analysis::Error::Corrupt(m) => format!("{name} is a damaged profile: {m}."),
+        analysis::Error::NoSummary => {
+            format!("{name} stores no summary statistics, which this view needs.")
+        }
+        analysis::Error::Write(e) => format!("{name}: writing failed: {e}."),
+    }
+}
+
+/// The notice above the raw view of an HDF5 file that is not a profile.
+pub fn not_a_profile(name: &str) -> String {
+    format!(
+        "{name} is an HDF5 file but not a scope-profiler profile (it has no \
+         scope_profiler_schema attribute and no rank groups); showing its HDF5 tree."
+    )
+}
+
+/// A native trace dropped where a profile was expected.
+pub fn native_trace(name: &str) -> String {
+    format!(
+        "{name} is a scope-profiler native trace (.spt), not a profile: merge traces into a \
+         profile with `sp convert` first (merging them in the page comes later)."
+    )
+}

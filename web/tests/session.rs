@@ -1,0 +1,183 @@
+//! The page's requests answered natively, over golden files held in memory: what each kind
+//! of file opens as, the error sentences, and the rows of the index and of the call tree.
+
+use serde_json::{json, Value as Json};
+use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
+use sp::hdf5lite::reader::File;
+use sp_web::source::Bytes;
+use sp_web::Session;
+
+fn golden(path: &str) -> Vec<u8> {
+    let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+fn ask(session: &mut Session, req: Json) -> Result<Json, String> {
+    let mut bin = Vec::new();
+    let answer: Json = serde_json::from_str(&session.call(&req.to_string(), &mut bin)).unwrap();
+    match answer.get("ok") {
+        Some(ok) => Ok(ok.clone()),
+        None => Err(answer["error"].as_str().unwrap_or_default().to_string()),
+    }
+}
+
+#[test]
+fn a_profile_opens_from_its_index_then_reads_its_tree() {
+    let path = "tests/golden/mixed/expected/merged.h5";
+    let bytes = golden(path);
+    let size = bytes.len() as u64;
+    let mut s = Session::default();
+    let info = s
+        .open("merged.h5".into(), Bytes::Memory(bytes.clone()))
+        .unwrap();
+    assert_eq!(info["kind"], "profile");
+    assert_eq!(info["tree"], "available");
+    assert_eq!(info["num_ranks"], 8);
+    let id = info["file"].as_u64().unwrap();
+    assert!(info["io"]["bytes"].as_u64().unwrap() <= size);
+
+    let index = ask(&mut s, json!({"op": "table", "file": id, "tree": false})).unwrap();
+    assert_eq!(index["source"], "index");
+    let flat: Vec<&str> = index["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    let file = File::open(bytes.clone()).unwrap();
+    let whole = Profile::read(&file).unwrap();
+    let want = |p: &Profile| -> Vec<(String, Option<Vec<String>>)> {
+        region_rows(
+            p,
+            &Selection::all(),
+            SortKey::Start,
+            PercentageMode::Coverage,
+        )
+        .into_iter()
+        .map(|r| (r.name, r.call_path))
+        .collect()
+    };
+    let index_profile = Profile::read_index(&file).unwrap();
+    assert_eq!(
+        flat,
+        want(&index_profile)
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+    );
+
+    assert_eq!(
+        ask(&mut s, json!({"op": "tree", "file": id})).unwrap()["tree"],
+        "loaded"
+    );
+    let tree = ask(&mut s, json!({"op": "table", "file": id})).unwrap();
+    assert_eq!(tree["source"], "tree");
+    let got: Vec<(String, Option<Vec<String>>)> = tree["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_string(),
+                serde_json::from_value(r["path"].clone()).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, want(&whole));
+    let own = tree["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| !r["own"].is_null())
+        .count();
+    assert_eq!(own, 2, "B and E have nested rows");
+}
+
+#[test]
+fn views_answer_from_the_same_rows() {
+    let mut s = Session::default();
+    let info = s
+        .open(
+            "merged.h5".into(),
+            Bytes::Memory(golden("tests/golden/mixed/expected/merged.h5")),
+        )
+        .unwrap();
+    let id = info["file"].clone();
+    let ov = ask(&mut s, json!({"op": "overview", "file": id, "tree": false})).unwrap();
+    assert_eq!(ov["source"], "index");
+    assert_eq!(ov["kpis"][1]["label"], "Ranks");
+    let mut bin = Vec::new();
+    let answer: Json = serde_json::from_str(&s.call(
+        &json!({"op": "balance", "file": id, "ranks": "0-3"}).to_string(),
+        &mut bin,
+    ))
+    .unwrap();
+    let b = &answer["ok"]["balance"];
+    assert_eq!(b["ranks"], json!([0, 1, 2, 3]));
+    let lines = b["lines"].as_array().unwrap().len();
+    assert_eq!(bin.len(), 2 * (lines + 1) * 4 * 8, "values and shades, f64");
+    let cell = ask(
+        &mut s,
+        json!({"op": "cell", "file": id, "ranks": "0-3", "rank": 0, "region": null}),
+    )
+    .unwrap();
+    assert!(cell["value_text"].as_str().unwrap().ends_with('s'));
+    let p = ask(
+        &mut s,
+        json!({"op": "percentiles", "file": id, "region": "A"}),
+    )
+    .unwrap();
+    assert_eq!(p["calls"], 5);
+    assert!(p["v"]["p50"].as_f64().unwrap() > 0.0);
+    assert!(
+        ask(&mut s, json!({"op": "table", "file": id, "include": ["("]}))
+            .unwrap_err()
+            .contains("pattern")
+    );
+    assert_eq!(
+        ask(&mut s, json!({"op": "close", "file": id})).unwrap(),
+        json!({})
+    );
+    assert!(ask(&mut s, json!({"op": "table", "file": id})).is_err());
+}
+
+#[test]
+fn other_files_get_a_sentence_or_the_raw_view() {
+    let mut s = Session::default();
+    let err = s
+        .open(
+            "notes.txt".into(),
+            Bytes::Memory(b"just some text, not HDF5".to_vec()),
+        )
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "notes.txt is not an HDF5 file: it has no HDF5 signature."
+    );
+
+    let mut cut = golden("tests/golden/h5_python_rich/inputs/rich.h5");
+    cut.truncate(20_000);
+    let err = s.open("cut.h5".into(), Bytes::Memory(cut)).unwrap_err();
+    assert!(err.starts_with("cut.h5 is truncated: "), "{err}");
+
+    let trace = golden("tests/golden/c_trace/inputs/profile_rank00000.spt");
+    let err = s
+        .open("rank0.spt".into(), Bytes::Memory(trace))
+        .unwrap_err();
+    assert!(
+        err.starts_with("rank0.spt is a scope-profiler native trace"),
+        "{err}"
+    );
+
+    let plain = s
+        .open(
+            "groups.h5".into(),
+            Bytes::Memory(golden("tests/corpus/groups_latest.h5")),
+        )
+        .unwrap();
+    assert_eq!(plain["kind"], "hdf5");
+    assert!(plain["notice"]
+        .as_str()
+        .unwrap()
+        .starts_with("groups.h5 is an HDF5 file but not a scope-profiler profile"));
+}
