@@ -232,8 +232,8 @@ SP.showIo = (fs) => {
   const io = fs.io;
   if (!io) return;
   const share = io.size ? (100 * io.bytes / io.size) : 0;
-  const shareText = share < 0.01 ? '<0.01%' : share.toFixed(share < 10 ? 2 : 0) + '%';
-  let text = 'read ' + io.bytes_text + ' in ' + io.reads.toLocaleString('en-US') + ' reads (' + shareText + ' of the file)';
+  const shareText = share > 100 ? 'some of it more than once' : (share < 0.01 ? '<0.01%' : share.toFixed(share < 10 ? 2 : 0) + '%') + ' of the file';
+  let text = 'read ' + io.bytes_text + ' in ' + io.reads.toLocaleString('en-US') + (io.reads === 1 ? ' read' : ' reads') + ' (' + shareText + ')';
   if (fs.heap) text += ' · memory ' + Math.round(fs.heap / 1048576) + ' MiB';
   SP.$('#status-io').textContent = text;
 };
