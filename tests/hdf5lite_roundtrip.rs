@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use sp::hdf5lite::model::{ByteOrder, CompoundMember, EnumMember};
 use sp::hdf5lite::reader::{File, Object, Value};
-use sp::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, Shape};
+use sp::hdf5lite::{Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout};
 use sp::io::ReadAt;
 
 /// A dataset or attribute value: what is written and what must be read.
@@ -341,7 +341,7 @@ fn add_group(w: &mut FileWriter, id: ObjectId, g: &Group) {
                         item.datatype.clone(),
                         item.shape.clone(),
                         item.data.clone(),
-                        Layout::Contiguous,
+                        StorageLayout::Contiguous,
                     )
                     .unwrap();
                 set_attributes(w, did, attrs);

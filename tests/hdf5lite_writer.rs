@@ -4,14 +4,15 @@
 //! With `SP_WRITER_SMOKE_OUT=<path>` the file is also saved there, for
 //! `tests/interop/writer_smoke.py` to check with h5dump and h5py.
 
-use sp::hdf5lite::global_heap::GlobalHeapCollection;
-use sp::hdf5lite::messages::{
+use sp::hdf5lite::raw::cursor::Widths;
+use sp::hdf5lite::raw::global_heap::GlobalHeapCollection;
+use sp::hdf5lite::raw::messages::{
     datatype, Attribute, AttributeInfo, DataLayout, Dataspace, FillValue, GroupInfo, Link,
     LinkInfo, LinkTarget, MessageFlags, MessageType,
 };
-use sp::hdf5lite::object_header::ObjectHeader;
-use sp::hdf5lite::superblock::Superblock;
-use sp::hdf5lite::{Data, Datatype, ErrorKind, FileWriter, Layout, Limits, Shape, Widths};
+use sp::hdf5lite::raw::object_header::ObjectHeader;
+use sp::hdf5lite::raw::superblock::Superblock;
+use sp::hdf5lite::{Data, Datatype, ErrorKind, FileWriter, Limits, Shape, StorageLayout};
 
 /// The 88-byte compound of `summary_statistics`, as profiles store it.
 fn summary_type() -> Datatype {
@@ -107,8 +108,15 @@ fn profile_tree() -> FileWriter {
 
     let rt = w.create_group(root, "region_table").unwrap();
     let ds = |w: &mut FileWriter, g, name: &str, dt: Datatype, n: u64, data: Data| {
-        w.create_dataset(g, name, dt, Shape::vector(n), data, Layout::Contiguous)
-            .unwrap()
+        w.create_dataset(
+            g,
+            name,
+            dt,
+            Shape::vector(n),
+            data,
+            StorageLayout::Contiguous,
+        )
+        .unwrap()
     };
     ds(
         &mut w,
@@ -491,7 +499,7 @@ fn many_strings_split_into_several_collections() {
         Datatype::VLEN_UTF8,
         Shape::vector(strings.len() as u64),
         Data::strings(&strings),
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )
     .unwrap();
     let bytes = write(w);
@@ -520,7 +528,7 @@ fn usage_errors() {
             Datatype::I64,
             Shape::vector(2),
             Data::i64s(&[1]),
-            Layout::Contiguous,
+            StorageLayout::Contiguous,
         )
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage);
@@ -531,7 +539,7 @@ fn usage_errors() {
             Datatype::I64,
             Shape::vector(1),
             Data::strings(&["a"]),
-            Layout::Contiguous,
+            StorageLayout::Contiguous,
         )
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage);
@@ -542,7 +550,7 @@ fn usage_errors() {
             Datatype::I64,
             Shape::vector(1),
             Data::i64s(&[1]),
-            Layout::Contiguous,
+            StorageLayout::Contiguous,
         )
         .unwrap();
     let err = w.create_group(FileWriter::ROOT, "x").unwrap_err();

@@ -231,7 +231,7 @@ impl ReadAt for Counting<'_> {
 
 /// A schema-3 profile of 4 ranks × 8 regions × 100 000 calls (≈ 51 MB of events).
 fn large_profile() -> Vec<u8> {
-    use sp::schema::profile::{Profile as Columnar, Row};
+    use sp::schema::merged::{MergedProfile as Columnar, ProfileRow as Row};
     let mut profile = Columnar {
         region_names: (0..8).map(|i| format!("region_{i}")).collect(),
         ..Columnar::default()

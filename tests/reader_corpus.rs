@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
-use sp::hdf5lite::messages::ChunkIndex;
+use sp::hdf5lite::reader::ChunkIndex;
 use sp::hdf5lite::reader::{File, Storage};
 use sp::hdf5lite::ErrorKind;
 

@@ -283,3 +283,115 @@ fn ls_on_damaged_files_fails_in_one_line() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `sp ARGS` in `dir` under a 1 GiB address-space cap, so a damaged size that reaches
+/// an allocation aborts the process instead of swapping.
+fn sp_capped(dir: &Path, args: &[&str]) -> std::process::Output {
+    let bin = support::sp().get_program().to_owned();
+    std::process::Command::new("sh")
+        .current_dir(dir)
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$@\"")
+        .arg("sh")
+        .arg(bin)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A dataspace larger than its maximum sizes is malformed: `ls --data`, `inspect` and
+/// `convert` each fail with one line naming the dataset, never an 11 GB allocation.
+#[test]
+fn dataspace_past_its_maximum_fails_in_one_line() {
+    let corpus = support::repo().join("tests/corpus/damaged");
+    let out_dir = support::scratch_dir("robustness-dims");
+    for (file, object, dims, max) in [
+        ("damaged_dims_1.h5", "/events/durations", 1375731744u64, 32),
+        (
+            "damaged_dims_2.h5",
+            "/rank_region_index/region_ids",
+            1912602625,
+            1,
+        ),
+    ] {
+        let out_file = out_dir.join("out.h5");
+        let out_arg = out_file.to_str().unwrap();
+        for args in [
+            vec!["ls", "--data", file],
+            vec!["inspect", file],
+            vec!["convert", file, "-o", out_arg, "-q"],
+        ] {
+            let out = sp_capped(&corpus, &args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            let want = format!(
+                "sp: {file}: {object}: dataspace dimension 0 of {dims} passes its maximum of \
+                 {max} (at byte "
+            );
+            assert!(err.starts_with(&want), "{args:?}: {err:?}");
+            assert!(!out_file.exists(), "{args:?} left an output");
+        }
+    }
+    std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+/// Contiguous storage shorter than its dataspace is malformed, and found before the
+/// dataspace sizes anything: a 4-element dataset whose dataspace (and maximum) claim 2^33
+/// elements.
+#[test]
+fn contiguous_storage_shorter_than_its_dataspace_is_malformed() {
+    use sp::hdf5lite::{Data, Datatype, FileWriter, Shape, StorageLayout};
+    let mut w = FileWriter::new();
+    w.create_dataset(
+        FileWriter::ROOT,
+        "d",
+        Datatype::I64,
+        Shape::vector(4),
+        Data::i64s(&[1, 2, 3, 4]),
+        StorageLayout::Contiguous,
+    )
+    .unwrap();
+    let mut bytes = Vec::new();
+    w.finish(&mut bytes).unwrap();
+    // The version 2 dataspace message: rank 1, max dims present, simple; size 4, max 4.
+    let space = [2u8, 1, 1, 1, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0];
+    let at = bytes
+        .windows(space.len())
+        .position(|w| w == space)
+        .expect("the dataspace message");
+    bytes[at + 4] = 0;
+    bytes[at + 8] = 2; // size 2^33
+    bytes[at + 12] = 0;
+    bytes[at + 16] = 2; // maximum 2^33
+                        // The header's checksum no longer matches: recompute it over the OHDR chunk.
+    let ohdr = bytes[..at]
+        .windows(4)
+        .rposition(|w| w == b"OHDR")
+        .expect("the object header");
+    let flags = bytes[ohdr + 5];
+    let mut pos = ohdr + 6;
+    if flags & 0x20 != 0 {
+        pos += 16; // times
+    }
+    if flags & 0x10 != 0 {
+        pos += 4; // attribute phase change
+    }
+    let width = 1usize << (flags & 3);
+    let mut size = [0u8; 8];
+    size[..width].copy_from_slice(&bytes[pos..pos + width]);
+    let end = pos + width + u64::from_le_bytes(size) as usize;
+    let sum = sp::hdf5lite::raw::checksum::metadata_checksum(&bytes[ohdr..end]);
+    bytes[end..end + 4].copy_from_slice(&sum.to_le_bytes());
+
+    let file = File::open(bytes.as_slice()).unwrap();
+    let d = file.dataset("/d").unwrap();
+    assert_eq!(d.len().unwrap(), 1 << 33);
+    let err = d.read_raw().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Format);
+    assert_eq!(err.path(), Some("/d"));
+    assert_eq!(
+        err.message(),
+        "contiguous storage of 32 bytes is shorter than the 68719476736 bytes the dataspace needs"
+    );
+}

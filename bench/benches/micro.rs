@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::io::Write;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use sp::schema::{self, Merger, Profile, RegionCalls, Summary};
+use sp::schema::{self, MergedProfile, Merger, RegionCalls, Summary};
 use sp::trace;
 use sp_bench::{write_rank, Spec, Timeline};
 
@@ -63,7 +63,7 @@ fn statistics(c: &mut Criterion) {
 }
 
 /// A merged profile of `spec` as `sp convert` builds it before encoding.
-fn profile(spec: &Spec) -> Profile {
+fn profile(spec: &Spec) -> MergedProfile {
     let mut merger = Merger::new();
     for rank in 0..spec.ranks {
         let bytes = write_rank(Vec::new(), spec, 1, rank).expect("writing to a Vec");
@@ -77,7 +77,7 @@ fn profile(spec: &Spec) -> Profile {
 }
 
 /// Encodes `profile` as a complete file in memory; returns its size.
-fn encode(profile: &Profile) -> u64 {
+fn encode(profile: &MergedProfile) -> u64 {
     let file = schema::write::to_hdf5(profile).expect("encodable profile");
     let mut out = Vec::new();
     file.finish(&mut out).expect("writing to a Vec")

@@ -2,36 +2,13 @@
 //! (`np.sum`, `np.mean`, `np.std`, `np.percentile` with the default linear method), so
 //! `sp inspect` prints the numbers the reference prints, not merely close ones.
 
-/// numpy's pairwise float64 sum over a contiguous array (`np.sum`).
+use crate::schema::stats::pairwise_sum;
+
+/// `np.sum` of a float64 array: numpy's pairwise sum ([`pairwise_sum`], the one
+/// implementation the writer's statistics use too) added to the reduction's identity `0.0`,
+/// as numpy's reduce does, so an empty array or one of negative zeros sums to `+0.0`.
 pub fn sum(x: &[f64]) -> f64 {
-    let n = x.len();
-    if n < 8 {
-        let mut r = -0.0;
-        for v in x {
-            r += v;
-        }
-        return r;
-    }
-    if n <= 128 {
-        let mut a = [0.0f64; 8];
-        a.copy_from_slice(&x[..8]);
-        let whole = n - n % 8;
-        let mut i = 8;
-        while i < whole {
-            for (j, slot) in a.iter_mut().enumerate() {
-                *slot += x[i + j];
-            }
-            i += 8;
-        }
-        let mut r = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
-        for v in &x[whole..] {
-            r += v;
-        }
-        return r;
-    }
-    let mut m = n / 2;
-    m -= m % 8;
-    sum(&x[..m]) + sum(&x[m..])
+    0.0 + pairwise_sum(x)
 }
 
 /// `np.mean` of a float64 array; `None` when empty.
@@ -86,7 +63,6 @@ mod tests {
 
     #[test]
     fn short_sums_are_sequential() {
-        assert_eq!(sum(&[]), -0.0);
         assert_eq!(sum(&[0.1, 0.2, 0.3]), 0.1 + 0.2 + 0.3);
     }
 
@@ -95,6 +71,16 @@ mod tests {
         let x: Vec<f64> = (1..=9).map(|i| 1.0 / i as f64).collect();
         let expect = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7])) + x[8];
         assert_eq!(sum(&x), expect);
+    }
+
+    /// numpy 2.4: `np.sum(np.array([]))`, `np.sum(np.full(n, -0.0))` for n = 1, 2, 9, 200
+    /// are all `0.0`, not `-0.0`: the reduction starts from the identity `+0.0`.
+    #[test]
+    fn sums_of_nothing_and_of_negative_zeros_are_positive_zero() {
+        for n in [0usize, 1, 2, 9, 200] {
+            let s = sum(&vec![-0.0; n]);
+            assert_eq!(s.to_bits(), 0.0f64.to_bits(), "n = {n}");
+        }
     }
 
     #[test]

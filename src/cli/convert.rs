@@ -67,6 +67,7 @@ pub struct Opts {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
+    super::output::prepare(&opts.output)?;
     let paths = inputs::discover(&opts.inputs)?;
     if opts.merge.is_none() && paths.iter().all(|p| !p.is_hdf5()) {
         return run_streaming(&opts, &paths);

@@ -1,6 +1,5 @@
 //! `sp export`: hand a profile to the viewers people already use.
 
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -9,6 +8,7 @@ use sp::hdf5lite::reader::File;
 
 use super::inspect::parse_ranks;
 use super::local_file::LocalFile;
+use super::output::AtomicOutput;
 use super::Failure;
 
 /// Export a profile for a trace viewer, or as one JSON document
@@ -57,6 +57,7 @@ enum Format {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
+    super::output::prepare(&opts.output)?;
     let path = &opts.file;
     let source = LocalFile::open(path)
         .map_err(|e| Failure::in_file(path.display(), format!("cannot open: {e}")))?;
@@ -81,17 +82,13 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     });
-    let out = std::fs::File::create(&opts.output)
-        .map_err(|e| Failure::in_file(opts.output.display(), format!("cannot create: {e}")))?;
-    let mut out = BufWriter::new(out);
+    let mut output = AtomicOutput::create(&opts.output)?;
+    let out = output.writer();
     match opts.format {
-        Format::ChromeTrace => {
-            export::chrome_trace(&profile, source, &lanes, &sel, &label, &mut out)
-        }
-        Format::Speedscope => export::speedscope(&profile, source, &lanes, &sel, &label, &mut out),
-        Format::Json => export::json(&profile, source, &lanes, &sel, &mut out),
+        Format::ChromeTrace => export::chrome_trace(&profile, source, &lanes, &sel, &label, out),
+        Format::Speedscope => export::speedscope(&profile, source, &lanes, &sel, &label, out),
+        Format::Json => export::json(&profile, source, &lanes, &sel, out),
     }
     .map_err(|e| Failure::in_file(opts.output.display(), e))?;
-    out.flush()
-        .map_err(|e| Failure::in_file(opts.output.display(), format!("cannot write: {e}")))
+    output.commit()
 }

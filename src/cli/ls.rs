@@ -827,7 +827,7 @@ mod tests {
         assert_eq!(
             storage_text(&Storage::Chunked {
                 chunk: vec![1024],
-                index: sp::hdf5lite::messages::ChunkIndex::BTreeV1,
+                index: sp::hdf5lite::reader::ChunkIndex::BTreeV1,
                 filters: vec![shuffle, deflate, lzf],
             }),
             "chunked(1024) shuffle+deflate(4)+lzf(32000)"

@@ -1,101 +1,144 @@
 //! Publishing an output file atomically: the bytes go to a temporary file beside the
-//! destination, which is renamed into place only when complete. A failure leaves no partial
-//! output, no temporary file, and any existing file at the destination untouched.
+//! destination, which is renamed into place only when complete. A failure, or SIGINT,
+//! SIGTERM or SIGHUP, leaves no partial output, no temporary file, and any existing file at
+//! the destination untouched.
+//!
+//! A writing subcommand calls [`prepare`] first, before any work: it checks the destination
+//! can be written and starts the signal watcher. Every temporary file lives in a registry
+//! from its creation to its rename or removal; on a signal the watcher removes whatever is
+//! registered and exits with 128 + the signal number, as a shell reports a process the
+//! signal killed.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use super::Failure;
 
+/// Checks, before any work, that `destination` can be written: it is not a directory, and
+/// its directory exists and takes new files. Then arranges for SIGINT, SIGTERM and SIGHUP
+/// to remove the temporary output and exit with one line on stderr.
+pub fn prepare(destination: &Path) -> Result<(), Failure> {
+    let fail = |what: String| {
+        Failure::in_file(
+            destination.display(),
+            format!("cannot create output: {what}"),
+        )
+    };
+    match fs::metadata(destination) {
+        Ok(m) if m.is_dir() => return Err(fail("is a directory".into())),
+        Ok(_) => {}
+        // A missing or non-directory parent is named by the checks below.
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) => {}
+        Err(e) => return Err(fail(e.to_string())),
+    }
+    let (dir, name) = split(destination)?;
+    match fs::metadata(&dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(fail(format!("{} is not a directory", dir.display()))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(fail(format!("directory {} does not exist", dir.display())))
+        }
+        Err(e) => return Err(fail(format!("cannot use directory {}: {e}", dir.display()))),
+    }
+    if !is_special(destination) {
+        // Creating a file is the one test of writability that every file system answers
+        // truthfully (permissions, read-only mounts, ACLs, a full inode table).
+        let (probe, _) = create_beside(&dir, &name, "probe")
+            .map_err(|e| fail(format!("cannot create files in {}: {e}", dir.display())))?;
+        let _ = fs::remove_file(probe);
+    }
+    watch_signals(destination);
+    Ok(())
+}
+
 /// A temporary file that becomes `destination` on [`commit`](Self::commit) and disappears if
-/// dropped uncommitted.
+/// dropped uncommitted. A destination that exists and is not a regular file (`/dev/null`, a
+/// pipe) is written directly: there is no file to replace atomically.
 pub struct AtomicOutput {
     destination: PathBuf,
-    temporary: PathBuf,
-    file: Option<BufWriter<File>>,
+    /// `None` when writing directly to a special file.
+    temporary: Option<PathBuf>,
+    file: BufWriter<File>,
+    committed: bool,
 }
 
 impl AtomicOutput {
     /// Creates the temporary sibling of `destination`.
     pub fn create(destination: &Path) -> Result<Self, Failure> {
-        let dir = match destination.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
+        let fail = |e: io::Error| {
+            Failure::in_file(destination.display(), format!("cannot create output: {e}"))
         };
-        let name = destination
-            .file_name()
-            .ok_or_else(|| Failure::new(format!("{}: not a file name", destination.display())))?
-            .to_string_lossy()
-            .into_owned();
-        let pid = std::process::id();
-        for attempt in 0u32..100 {
-            let temporary = dir.join(format!(".{name}.{pid}.{attempt}.tmp"));
-            match OpenOptions::new()
+        let (file, temporary) = if is_special(destination) {
+            let file = OpenOptions::new()
                 .write(true)
-                .create_new(true)
-                .open(&temporary)
-            {
-                Ok(file) => {
-                    return Ok(AtomicOutput {
-                        destination: destination.to_path_buf(),
-                        temporary,
-                        file: Some(BufWriter::with_capacity(1 << 20, file)),
-                    })
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(Failure::in_file(
-                        destination.display(),
-                        format!("cannot create output: {e}"),
-                    ))
-                }
-            }
-        }
-        Err(Failure::in_file(
-            destination.display(),
-            "cannot create a temporary file beside the output",
-        ))
+                .open(destination)
+                .map_err(fail)?;
+            (file, None)
+        } else {
+            let (dir, name) = split(destination)?;
+            // Created and registered under one lock, so a signal cannot fall between.
+            let mut live = registry();
+            let (temporary, file) = create_beside(&dir, &name, "tmp").map_err(fail)?;
+            live.push(temporary.clone());
+            (file, Some(temporary))
+        };
+        Ok(AtomicOutput {
+            destination: destination.to_path_buf(),
+            temporary,
+            file: BufWriter::with_capacity(1 << 20, file),
+            committed: false,
+        })
     }
 
     /// The writer for the file's bytes.
     pub fn writer(&mut self) -> &mut BufWriter<File> {
-        self.file
-            .as_mut()
-            .expect("the file is present until commit consumes self")
+        &mut self.file
     }
 
     /// The file itself, for positional writes (`pwrite`) from several threads. Do not mix
     /// with writes through [`writer`](Self::writer).
     pub fn file(&self) -> &File {
-        self.file
-            .as_ref()
-            .map(BufWriter::get_ref)
-            .expect("the file is present until commit consumes self")
+        self.file.get_ref()
     }
 
-    /// Flushes, syncs and renames the temporary file over the destination.
+    /// Flushes, syncs and renames the temporary file over the destination. On failure the
+    /// temporary file is removed (when `self` drops) and the destination is untouched.
     pub fn commit(mut self) -> Result<(), Failure> {
+        let destination = self.destination.clone();
         let fail = |e: io::Error| {
-            Failure::in_file(
-                self.destination.display(),
-                format!("cannot write output: {e}"),
-            )
+            Failure::in_file(destination.display(), format!("cannot write output: {e}"))
         };
-        if let Some(writer) = self.file.take() {
-            let file = writer.into_inner().map_err(|e| fail(e.into_error()))?;
-            file.sync_all().map_err(fail)?;
-        }
-        fs::rename(&self.temporary, &self.destination).map_err(fail)?;
+        self.file.flush().map_err(fail)?;
+        let Some(temporary) = self.temporary.clone() else {
+            self.committed = true;
+            return Ok(());
+        };
+        self.file.get_ref().sync_all().map_err(fail)?;
+        // Renamed and deregistered under one lock: a signal sees the file either as a
+        // temporary to remove or as the published output, never as both or neither.
+        let mut live = registry();
+        fs::rename(&temporary, &self.destination).map_err(fail)?;
+        live.retain(|t| *t != temporary);
+        self.committed = true;
         Ok(())
     }
 }
 
 impl Drop for AtomicOutput {
     fn drop(&mut self) {
-        // Still present means not committed: discard the partial file.
-        if self.file.take().is_some() {
-            let _ = fs::remove_file(&self.temporary);
+        if self.committed {
+            return;
+        }
+        if let Some(temporary) = &self.temporary {
+            let mut live = registry();
+            let _ = fs::remove_file(temporary);
+            live.retain(|t| t != temporary);
         }
     }
 }
@@ -108,6 +151,104 @@ pub fn write_atomically(
     let mut out = AtomicOutput::create(destination)?;
     emit(out.writer())?;
     out.commit()
+}
+
+/// The temporary files alive in this process, for the signal watcher to remove.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The registry, whatever a panicking holder left it as: it is only a list of paths.
+fn registry() -> MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The destination's directory (`.` for a bare name) and file name.
+fn split(destination: &Path) -> Result<(PathBuf, String), Failure> {
+    let dir = match destination.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = destination
+        .file_name()
+        .ok_or_else(|| Failure::in_file(destination.display(), "not a file name"))?
+        .to_string_lossy()
+        .into_owned();
+    Ok((dir, name))
+}
+
+/// Whether `destination` exists as something other than a regular file or directory.
+fn is_special(destination: &Path) -> bool {
+    fs::metadata(destination).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Creates a new hidden file `.<name>.<pid>.<n>.<suffix>` in `dir`.
+fn create_beside(dir: &Path, name: &str, suffix: &str) -> io::Result<(PathBuf, File)> {
+    let pid = std::process::id();
+    for attempt in 0u32..100 {
+        let path = dir.join(format!(".{name}.{pid}.{attempt}.{suffix}"));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free temporary file name beside the output",
+    ))
+}
+
+/// Starts (once per process) the thread that turns SIGINT, SIGTERM and SIGHUP into: remove
+/// every registered temporary file, print one line naming `destination`, exit 128 + signal.
+#[cfg(unix)]
+fn watch_signals(destination: &Path) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use signal_hook::iterator::Signals;
+
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    let destination = destination.to_path_buf();
+    STARTED.call_once(|| {
+        // Without the watcher a signal still ends the process (the default action); only
+        // the temporary file would stay behind.
+        let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("sp-signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    // Held until exit: nothing is created or published after the cleanup.
+                    let mut live = registry();
+                    for temporary in live.drain(..) {
+                        let _ = fs::remove_file(temporary);
+                    }
+                    let name = match signal {
+                        SIGINT => "SIGINT",
+                        SIGTERM => "SIGTERM",
+                        _ => "SIGHUP",
+                    };
+                    let _ = io::stdout().flush();
+                    eprintln!("{}", interrupted_line(name, &destination));
+                    std::process::exit(128 + signal);
+                }
+            });
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_signals(_destination: &Path) {}
+
+/// The one line an interrupted run prints (after clearing a progress bar on a terminal).
+fn interrupted_line(signal: &str, destination: &Path) -> String {
+    use std::io::IsTerminal;
+    let clear = if io::stderr().is_terminal() {
+        "\r\x1b[K"
+    } else {
+        ""
+    };
+    format!(
+        "{clear}sp: interrupted by {signal}; {} was not written",
+        destination.display()
+    )
 }
 
 #[cfg(test)]
@@ -132,7 +273,6 @@ mod tests {
 
     #[test]
     fn commit_replaces_destination() {
-        use std::io::Write;
         let dir = scratch("commit");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
@@ -142,12 +282,12 @@ mod tests {
         .unwrap();
         assert_eq!(fs::read(&dest).unwrap(), b"new");
         assert_eq!(entries(&dir), ["out.h5"]);
+        assert!(!registry().iter().any(|t| t.starts_with(&dir)));
         fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn failure_keeps_existing_file_and_leaves_no_temporary() {
-        use std::io::Write;
         let dir = scratch("fail");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
@@ -162,17 +302,80 @@ mod tests {
         fs::remove_dir_all(dir).unwrap();
     }
 
+    /// The rename fails when a directory appeared at the destination meanwhile: the error
+    /// names the destination and the temporary file is gone.
+    #[test]
+    fn failed_rename_removes_the_temporary() {
+        let dir = scratch("rename");
+        let dest = dir.join("out.h5");
+        let mut out = AtomicOutput::create(&dest).unwrap();
+        out.writer().write_all(b"complete").unwrap();
+        fs::create_dir(&dest).unwrap();
+        fs::write(dest.join("inside"), b"keep").unwrap();
+        let err = out.commit().unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}: cannot write output: ", dest.display())));
+        assert_eq!(entries(&dir), ["out.h5"]);
+        assert_eq!(entries(&dest), ["inside"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
     #[test]
     fn missing_directory_is_a_clear_error() {
         let dir = scratch("missing");
-        let err = AtomicOutput::create(&dir.join("nope/out.h5"))
-            .err()
-            .unwrap();
+        let dest = dir.join("nope/out.h5");
+        let err = AtomicOutput::create(&dest).err().unwrap();
         assert!(
             err.to_string()
                 .contains("nope/out.h5: cannot create output"),
             "{err}"
         );
+        let err = prepare(&dest).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: cannot create output: directory {} does not exist",
+                dest.display(),
+                dir.join("nope").display()
+            )
+        );
         fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn prepare_rejects_a_directory_and_a_file_as_directory() {
+        let dir = scratch("prepare");
+        let err = prepare(&dir).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("{}: cannot create output: is a directory", dir.display())
+        );
+        let file = dir.join("plain");
+        fs::write(&file, b"x").unwrap();
+        let dest = file.join("out.h5");
+        let err = prepare(&dest).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: cannot create output: {} is not a directory",
+                dest.display(),
+                file.display()
+            )
+        );
+        // A writable directory passes and keeps no probe file.
+        prepare(&dir.join("out.h5")).unwrap();
+        assert_eq!(entries(&dir), ["plain"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_written_directly() {
+        use std::os::unix::fs::FileTypeExt;
+        let dest = Path::new("/dev/null");
+        prepare(dest).unwrap();
+        let mut out = AtomicOutput::create(dest).unwrap();
+        out.writer().write_all(b"discarded").unwrap();
+        out.commit().unwrap();
+        assert!(fs::metadata(dest).unwrap().file_type().is_char_device());
     }
 }

@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use sp::schema::Profile;
+use sp::schema::stats::exact_total;
+use sp::schema::MergedProfile;
 
 /// Per-region totals of a profile, in region-id order.
 struct RegionTotals {
@@ -13,18 +14,13 @@ struct RegionTotals {
     total_ns: i128,
 }
 
-fn totals(profile: &Profile) -> Vec<RegionTotals> {
+fn totals(profile: &MergedProfile) -> Vec<RegionTotals> {
     region_totals(
         &profile.region_names,
         profile.rows.iter().map(|row| RowTotal {
             region_id: row.region_id,
             calls: row.call_count() as u64,
-            total_ns: row
-                .starts
-                .iter()
-                .zip(&row.ends)
-                .map(|(s, e)| i128::from(*e) - i128::from(*s))
-                .sum::<i128>(),
+            total_ns: exact_total(&row.starts, &row.ends),
         }),
     )
 }
@@ -77,7 +73,7 @@ pub fn human_duration(ns: f64) -> String {
 }
 
 /// Prints the summary table to `out`.
-pub fn print(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
+pub fn print(profile: &MergedProfile, out: &mut dyn Write) -> io::Result<()> {
     print_totals(totals(profile), out)
 }
 

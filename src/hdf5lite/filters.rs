@@ -6,7 +6,7 @@ use flate2::{Decompress, FlushDecompress, Status};
 
 use super::error::{Error, Result};
 
-pub use super::messages::filter_pipeline::{Filter, FilterId};
+pub use super::raw::messages::filter_pipeline::{Filter, FilterId};
 
 /// The customary name of a filter, for messages.
 pub fn known_name(id: FilterId) -> Option<&'static str> {

@@ -18,17 +18,17 @@ use std::io::Write;
 
 use crate::io::WriteAt;
 
-use super::btree_v1::{chunk_node_size, ChunkKey, ChunkNode, CHUNK_NODE_CHILDREN};
-use super::cursor::{Encoder, Widths};
 use super::error::{Error, Result};
-use super::global_heap::{GlobalHeapCollection, HeapObject};
-use super::messages::{
+use super::model::{CharSet, Data, Datatype, Shape, StringLength};
+use super::raw::btree_v1::{chunk_node_size, ChunkKey, ChunkNode, CHUNK_NODE_CHILDREN};
+use super::raw::cursor::{Encoder, Widths};
+use super::raw::global_heap::{GlobalHeapCollection, HeapObject};
+use super::raw::messages::{
     datatype, fill_value, Attribute, AttributeInfo, ChunkIndex, DataLayout, Dataspace, FillValue,
     Filter, FilterId, FilterPipeline, GroupInfo, Link, LinkInfo, MessageFlags, MessageType,
 };
-use super::model::{CharSet, Data, Datatype, Shape, StringLength};
-use super::object_header::ObjectHeader;
-use super::superblock::{Superblock, V2_SIZE};
+use super::raw::object_header::ObjectHeader;
+use super::raw::superblock::{Superblock, V2_SIZE};
 
 /// Handle of a group or dataset inside a [`FileWriter`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,7 +36,7 @@ pub struct ObjectId(pub(crate) usize);
 
 /// How a dataset's raw data is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Layout {
+pub enum StorageLayout {
     /// One contiguous block (or no storage when the dataset is empty).
     Contiguous,
     /// Fixed-size chunks through shuffle + deflate, indexed by a version 1 B-tree (layout
@@ -46,7 +46,7 @@ pub enum Layout {
     Chunked(Chunking),
 }
 
-/// Chunk size and deflate level of a [`Layout::Chunked`] dataset.
+/// Chunk size and deflate level of a [`StorageLayout::Chunked`] dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chunking {
     /// Elements per chunk (1-D datasets), at least 1 and at most the dataset's length.
@@ -86,7 +86,7 @@ enum Kind {
     /// `deferred`: the data comes from the caller after [`FileWriter::finish_at`].
     Dataset {
         value: Value,
-        layout: Layout,
+        layout: StorageLayout,
         deferred: bool,
     },
 }
@@ -331,9 +331,9 @@ impl FileWriter {
         datatype: Datatype,
         shape: Shape,
         data: Data,
-        layout: Layout,
+        layout: StorageLayout,
     ) -> Result<ObjectId> {
-        if layout != Layout::Contiguous {
+        if layout != StorageLayout::Contiguous {
             return Err(
                 Error::usage("only deferred datasets can be chunked").in_object(name.to_owned())
             );
@@ -366,9 +366,9 @@ impl FileWriter {
         name: &str,
         datatype: Datatype,
         shape: Shape,
-        layout: Layout,
+        layout: StorageLayout,
     ) -> Result<ObjectId> {
-        if let Layout::Chunked(c) = &layout {
+        if let StorageLayout::Chunked(c) = &layout {
             let len = match &shape {
                 Shape::Simple(dims) if dims.len() == 1 => dims[0],
                 _ => 0,
@@ -567,7 +567,7 @@ impl FileWriter {
         for (i, node) in self.nodes.iter().enumerate() {
             if let Kind::Dataset {
                 value,
-                layout: Layout::Chunked(c),
+                layout: StorageLayout::Chunked(c),
                 ..
             } = &node.kind
             {
@@ -697,7 +697,7 @@ impl FileWriter {
                 })?;
                 let fill = if value.datatype.is_variable_length() {
                     FillValue::VLEN
-                } else if let Layout::Chunked(_) = layout {
+                } else if let StorageLayout::Chunked(_) = layout {
                     FillValue {
                         alloc_time: fill_value::alloc_time::INCREMENTAL,
                         ..FillValue::NUMERIC
@@ -710,11 +710,11 @@ impl FileWriter {
                     Ok(())
                 })?;
                 let layout = match layout {
-                    Layout::Contiguous => DataLayout::Contiguous {
+                    StorageLayout::Contiguous => DataLayout::Contiguous {
                         address: addr.data[i],
                         size: raw_size(value)?,
                     },
-                    Layout::Chunked(c) => {
+                    StorageLayout::Chunked(c) => {
                         let element = value.datatype.element_size().unwrap_or(0);
                         let optional = |id, client_data| Filter {
                             id,
@@ -953,14 +953,14 @@ mod tests {
             Datatype::VLEN_UTF8,
             Shape::vector(2),
             Data::strings(&["a", "bc"]),
-            Layout::Contiguous,
+            StorageLayout::Contiguous,
         )
         .unwrap();
         let mut ids = Vec::new();
         for (name, bytes) in ["deltas", "durations"].iter().zip(columns) {
             let shape = Shape::vector(bytes.len() as u64 / 8);
             ids.push(if deferred {
-                w.create_deferred_dataset(g, name, Datatype::I64, shape, Layout::Contiguous)
+                w.create_deferred_dataset(g, name, Datatype::I64, shape, StorageLayout::Contiguous)
                     .unwrap()
             } else {
                 w.create_dataset(
@@ -969,7 +969,7 @@ mod tests {
                     Datatype::I64,
                     shape,
                     Data::Fixed(bytes.clone()),
-                    Layout::Contiguous,
+                    StorageLayout::Contiguous,
                 )
                 .unwrap()
             });
@@ -1035,7 +1035,7 @@ mod tests {
                 "s",
                 Datatype::VLEN_UTF8,
                 Shape::vector(1),
-                Layout::Contiguous,
+                StorageLayout::Contiguous,
             )
             .unwrap_err();
         assert_eq!(err.kind(), super::super::ErrorKind::Usage);
@@ -1054,7 +1054,7 @@ mod tests {
                 "v",
                 Datatype::I64,
                 Shape::vector(n),
-                Layout::Chunked(Chunking {
+                StorageLayout::Chunked(Chunking {
                     elements: 1000,
                     deflate_level: 4,
                 }),

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::hdf5lite::reader::{File, Group, Value};
-use crate::hdf5lite::{Data, Datatype, FileWriter, Layout, ObjectId, Shape};
+use crate::hdf5lite::{Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout};
 use crate::io::ReadAt;
 
 use super::error::Error;
@@ -186,7 +186,7 @@ fn write_region(w: &mut FileWriter, parent: ObjectId, r: &LikwidRegion) -> Resul
         Datatype::I64,
         Shape::vector(r.cpus.len() as u64),
         Data::i64s(&r.cpus),
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )?;
     for (name, array) in [
         ("times", &r.times),
@@ -200,7 +200,7 @@ fn write_region(w: &mut FileWriter, parent: ObjectId, r: &LikwidRegion) -> Resul
             array.datatype.clone(),
             array.shape.clone(),
             Data::Fixed(array.raw.clone()),
-            Layout::Contiguous,
+            StorageLayout::Contiguous,
         )?;
     }
     Ok(())

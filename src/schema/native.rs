@@ -1,11 +1,11 @@
 //! The merge rules of `import-native` (SCHEMA.md §2.8, §5.4, §5.5): ranks from many inputs
-//! become one [`Profile`] with the reference's row order, region ids and metadata.
+//! become one [`MergedProfile`] with the reference's row order, region ids and metadata.
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::error::Error;
+use super::merged::{MergedProfile, ProfileRow};
 use super::metadata::{MetaValue, Metadata};
-use super::profile::{Profile, Row};
 use super::read::StoredProfile;
 use crate::trace::RegionView;
 
@@ -262,7 +262,7 @@ impl Merger<RegionCalls> {
     }
 
     /// The merged profile. `label`, when given, is stored as the run label.
-    pub fn finish(self, label: Option<&str>) -> Profile {
+    pub fn finish(self, label: Option<&str>) -> MergedProfile {
         into_profile(self.finish_rows(label))
     }
 
@@ -273,7 +273,7 @@ impl Merger<RegionCalls> {
         mut self,
         profile: StoredProfile,
         label: Option<&str>,
-    ) -> Result<Profile, Error> {
+    ) -> Result<MergedProfile, Error> {
         if let Some(clash) = self
             .regions
             .iter()
@@ -294,21 +294,21 @@ impl Merger<RegionCalls> {
         let mut regions = profile.regions;
         regions.extend(natives);
         sort_regions(&mut regions);
-        Ok(Profile {
+        Ok(MergedProfile {
             likwid,
             ..into_profile(emit(regions, metadata))
         })
     }
 }
 
-fn into_profile(merged: Merged<RegionCalls>) -> Profile {
-    Profile {
+fn into_profile(merged: Merged<RegionCalls>) -> MergedProfile {
+    MergedProfile {
         metadata: merged.metadata,
         region_names: merged.region_names,
         rows: merged
             .rows
             .into_iter()
-            .map(|r| Row {
+            .map(|r| ProfileRow {
                 rank: r.rank,
                 region_id: r.region_id,
                 source_file: r.source_file,

@@ -564,7 +564,7 @@ mod tests {
         assert_eq!(names, [vec!["idle", "late"], vec!["early"]]);
     }
 
-    use crate::hdf5lite::{FileWriter, Layout, ObjectId};
+    use crate::hdf5lite::{FileWriter, ObjectId, StorageLayout};
 
     /// A file built with our writer, opened with our reader.
     fn open(build: impl FnOnce(&mut FileWriter)) -> File<Vec<u8>> {
@@ -594,7 +594,7 @@ mod tests {
             datatype,
             Shape::vector(n),
             data,
-            Layout::Contiguous,
+            StorageLayout::Contiguous,
         )
         .unwrap();
     }

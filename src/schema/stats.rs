@@ -219,6 +219,16 @@ impl SummaryBuilder {
     }
 }
 
+/// The exact total duration of the calls `(starts[i], ends[i])` in ns, without the i64
+/// wrapping of [`Summary::total`]: what a printed summary shows.
+pub fn exact_total(starts: &[i64], ends: &[i64]) -> i128 {
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(s, e)| i128::from(*e) - i128::from(*s))
+        .sum()
+}
+
 /// `m2` from the pairwise sum of squared deviations over `count` calls: `np.var(d) * n`,
 /// the division and multiplication kept for their rounding.
 pub fn m2_from_sum(sum: f64, count: u64) -> f64 {
@@ -439,6 +449,15 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 15);
+    }
+
+    #[test]
+    fn exact_total_does_not_wrap() {
+        assert_eq!(exact_total(&[0, 10], &[5, 8]), 3);
+        assert_eq!(
+            exact_total(&[i64::MIN, i64::MIN], &[i64::MAX, i64::MAX]),
+            2 * (i128::from(i64::MAX) - i128::from(i64::MIN))
+        );
     }
 
     #[test]

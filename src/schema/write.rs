@@ -1,16 +1,17 @@
-//! Encodes a [`Profile`] as a schema-3 columnar file (SCHEMA.md §2.2): the groups, datasets,
+//! Encodes a [`MergedProfile`] as a schema-3 columnar file (SCHEMA.md §2.2): the groups, datasets,
 //! datatypes and attributes `import-native` writes, through the [`FileWriter`] of the HDF5
 //! layer.
 
 use crate::hdf5lite::writer::Chunking;
 use crate::hdf5lite::{
-    ByteOrder, CompoundMember, Data, Datatype, FileWriter, Layout, ObjectId, Shape,
+    ByteOrder, CompoundMember, Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout,
 };
 
 use super::error::Error;
 use super::likwid;
+use super::merged::{MergedProfile, ProfileRow};
 use super::metadata::Metadata;
-use super::profile::{Profile, Row};
+use super::names;
 use super::stats::{Summary, SUMMARY_MEMBERS, SUMMARY_SIZE};
 
 /// The schema version this module writes.
@@ -62,7 +63,7 @@ pub struct DeferredColumns {
 }
 
 /// Builds the HDF5 file tree of `profile`; call [`FileWriter::finish`] to emit it.
-pub fn to_hdf5(profile: &Profile) -> Result<FileWriter, Error> {
+pub fn to_hdf5(profile: &MergedProfile) -> Result<FileWriter, Error> {
     let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
     let summaries: Vec<u8> = profile
         .rows
@@ -116,9 +117,9 @@ pub fn to_hdf5_deferred(
     ))
 }
 
-impl<'a> From<&'a Row> for RowHead<'a> {
+impl<'a> From<&'a ProfileRow> for RowHead<'a> {
     /// The index entries of an in-memory row.
-    fn from(r: &'a Row) -> Self {
+    fn from(r: &'a ProfileRow) -> Self {
         RowHead {
             rank: r.rank,
             region_id: r.region_id,
@@ -149,47 +150,47 @@ fn build(
     let root = FileWriter::ROOT;
     w.set_attribute(
         root,
-        "scope_profiler_schema",
+        names::SCHEMA_VERSION,
         Datatype::I64,
         Shape::Scalar,
         Data::i64s(&[SCHEMA_VERSION]),
     )?;
     w.set_attribute(
         root,
-        "storage_layout",
+        names::STORAGE_LAYOUT,
         Datatype::VLEN_UTF8,
         Shape::Scalar,
-        Data::strings(&["columnar"]),
+        Data::strings(&[names::COLUMNAR]),
     )?;
 
-    let meta = w.create_group(root, "metadata")?;
+    let meta = w.create_group(root, names::METADATA.name)?;
     for (name, value) in metadata {
         let (datatype, shape, data) = value.to_attribute();
         w.set_attribute(meta, name, datatype, shape, data)?;
     }
 
-    let region_table = w.create_group(root, "region_table")?;
+    let region_table = w.create_group(root, names::REGION_TABLE.name)?;
     dataset(
         &mut w,
         region_table,
-        "names",
+        names::REGION_NAMES.name,
         Datatype::VLEN_UTF8,
         Data::strings(region_names),
     )?;
 
-    let index = w.create_group(root, "rank_region_index")?;
+    let index = w.create_group(root, names::INDEX.name)?;
     let column = |f: &dyn Fn(&RowHead<'_>) -> i64| rows.iter().map(f).collect::<Vec<_>>();
     dataset(
         &mut w,
         index,
-        "region_ids",
+        names::index::REGION_IDS.name,
         Datatype::U32,
         Data::u32s(&rows.iter().map(|r| r.region_id).collect::<Vec<_>>()),
     )?;
     dataset(
         &mut w,
         index,
-        "ranks",
+        names::index::RANKS.name,
         Datatype::U32,
         Data::u32s(&rows.iter().map(|r| r.rank).collect::<Vec<_>>()),
     )?;
@@ -206,28 +207,28 @@ fn build(
     dataset(
         &mut w,
         index,
-        "event_offsets",
+        names::index::EVENT_OFFSETS.name,
         Datatype::U64,
         Data::u64s(&offsets),
     )?;
     dataset(
         &mut w,
         index,
-        "event_counts",
+        names::index::EVENT_COUNTS.name,
         Datatype::U64,
         Data::u64s(&counts),
     )?;
     dataset(
         &mut w,
         index,
-        "source_lines",
+        names::index::SOURCE_LINES.name,
         Datatype::I64,
         Data::i64s(&column(&|r| r.source_line)),
     )?;
     dataset(
         &mut w,
         index,
-        "exclusive_totals",
+        names::index::EXCLUSIVE_TOTALS.name,
         Datatype::I64,
         Data::i64s(&column(&|_| -1)),
     )?;
@@ -238,55 +239,55 @@ fn build(
     let summary_id = bulk_dataset(
         &mut w,
         index,
-        "summary_statistics",
+        names::index::SUMMARY_STATISTICS.name,
         summary_datatype(),
         rows.len() as u64,
         summaries,
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )?;
     let strings =
         |f: &dyn Fn(&RowHead<'_>) -> String| Data::VlenStrings(rows.iter().map(f).collect());
     dataset(
         &mut w,
         index,
-        "source_files",
+        names::index::SOURCE_FILES.name,
         Datatype::VLEN_UTF8,
         strings(&|r| r.source_file.to_owned()),
     )?;
     dataset(
         &mut w,
         index,
-        "source_texts",
+        names::index::SOURCE_TEXTS.name,
         Datatype::VLEN_UTF8,
         strings(&|r| r.source_text.to_owned()),
     )?;
     dataset(
         &mut w,
         index,
-        "tags",
+        names::index::TAGS.name,
         Datatype::VLEN_UTF8,
         strings(&|_| "[]".into()),
     )?;
     dataset(
         &mut w,
         index,
-        "event_metadata",
+        names::index::EVENT_METADATA.name,
         Datatype::VLEN_UTF8,
         strings(&|_| "[]".into()),
     )?;
 
-    let group = w.create_group(root, "events")?;
+    let group = w.create_group(root, names::EVENTS.name)?;
     let layout = match level {
-        Some(deflate_level) if events > 0 => Layout::Chunked(Chunking {
+        Some(deflate_level) if events > 0 => StorageLayout::Chunked(Chunking {
             elements: events.min(EVENT_CHUNK),
             deflate_level,
         }),
-        _ => Layout::Contiguous,
+        _ => StorageLayout::Contiguous,
     };
     let deltas_id = bulk_dataset(
         &mut w,
         group,
-        "start_deltas",
+        names::events::START_DELTAS.name,
         Datatype::I64,
         events,
         deltas,
@@ -295,7 +296,7 @@ fn build(
     let durations_id = bulk_dataset(
         &mut w,
         group,
-        "durations",
+        names::events::DURATIONS.name,
         Datatype::I64,
         events,
         durations,
@@ -313,7 +314,7 @@ fn bulk_dataset(
     datatype: Datatype,
     len: u64,
     data: Option<Vec<u8>>,
-    layout: Layout,
+    layout: StorageLayout,
 ) -> Result<ObjectId, Error> {
     match data {
         Some(bytes) => dataset(w, parent, name, datatype, Data::Fixed(bytes)),
@@ -344,7 +345,7 @@ fn dataset(
         datatype,
         Shape::vector(len),
         data,
-        Layout::Contiguous,
+        StorageLayout::Contiguous,
     )?)
 }
 

@@ -1,64 +1,88 @@
 //! Fixed-width integers in either byte order: a bounded cursor for reading and `put_*`
-//! helpers for writing. The cursor only says whether enough bytes remain; callers turn a
-//! shortfall into an error that names the field and region.
+//! helpers for writing. The cursor reads through [`ReadAt`], so the same record decoder
+//! serves a whole file in memory and a file read positionally; it only says whether enough
+//! bytes remain, and callers turn a shortfall into an error that names the field and region.
+
+use std::io;
 
 use super::header::Endian;
+use crate::io::ReadAt;
 
-/// Reads fields from a whole trace file, tracking the absolute offset.
-#[derive(Debug, Clone)]
-pub(crate) struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+/// A read position in a trace, tracking the absolute offset.
+pub(crate) struct Cursor<'s, R: ?Sized> {
+    src: &'s R,
+    pos: u64,
+    size: u64,
     endian: Endian,
 }
 
-impl<'a> Cursor<'a> {
-    /// A cursor at absolute offset `pos` of `bytes`.
-    pub(crate) fn new(bytes: &'a [u8], pos: usize, endian: Endian) -> Self {
-        Cursor { bytes, pos, endian }
+impl<'s, R: ReadAt + ?Sized> Cursor<'s, R> {
+    /// A cursor at absolute offset `pos` of `src`.
+    pub(crate) fn new(src: &'s R, pos: u64, endian: Endian) -> Self {
+        Cursor {
+            src,
+            pos,
+            size: src.len(),
+            endian,
+        }
     }
 
     /// Absolute offset of the next byte.
     pub(crate) fn offset(&self) -> u64 {
-        self.pos as u64
+        self.pos
     }
 
     /// Bytes left after the current position.
-    pub(crate) fn remaining(&self) -> usize {
-        self.bytes.len().saturating_sub(self.pos)
+    pub(crate) fn remaining(&self) -> u64 {
+        self.size.saturating_sub(self.pos)
     }
 
-    /// The next `n` bytes, or `None` (and no movement) if fewer remain.
-    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let end = self.pos.checked_add(n)?;
-        let out = self.bytes.get(self.pos..end)?;
-        self.pos = end;
-        Some(out)
+    /// Moves `n` bytes on, or returns `false` (no movement) if fewer remain.
+    pub(crate) fn skip(&mut self, n: u64) -> bool {
+        if n > self.remaining() {
+            return false;
+        }
+        self.pos += n;
+        true
     }
 
-    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let end = self.pos.checked_add(N)?;
-        let out: [u8; N] = self.bytes.get(self.pos..end)?.try_into().ok()?;
-        self.pos = end;
-        Some(out)
+    /// The next `n` bytes (`n` at most [`remaining`](Self::remaining), which the caller
+    /// checks first so that a count from the file never sizes an allocation), or `None`.
+    pub(crate) fn bytes(&mut self, n: u64) -> io::Result<Option<Vec<u8>>> {
+        if n > self.remaining() {
+            return Ok(None);
+        }
+        let mut buf = vec![0u8; n as usize];
+        self.src.read_exact_at(self.pos, &mut buf)?;
+        self.pos += n;
+        Ok(Some(buf))
+    }
+
+    /// The next `N` bytes, or `None` (no movement) if fewer remain.
+    fn array<const N: usize>(&mut self) -> io::Result<Option<[u8; N]>> {
+        if self.remaining() < N as u64 {
+            return Ok(None);
+        }
+        let mut buf = [0u8; N];
+        self.src.read_exact_at(self.pos, &mut buf)?;
+        self.pos += N as u64;
+        Ok(Some(buf))
     }
 
     /// The next i32, or `None` if fewer than 4 bytes remain.
-    pub(crate) fn i32(&mut self) -> Option<i32> {
-        let raw = self.array::<4>()?;
-        Some(match self.endian {
+    pub(crate) fn i32(&mut self) -> io::Result<Option<i32>> {
+        Ok(self.array::<4>()?.map(|raw| match self.endian {
             Endian::Little => i32::from_le_bytes(raw),
             Endian::Big => i32::from_be_bytes(raw),
-        })
+        }))
     }
 
     /// The next i64, or `None` if fewer than 8 bytes remain.
-    pub(crate) fn i64(&mut self) -> Option<i64> {
-        let raw = self.array::<8>()?;
-        Some(match self.endian {
+    pub(crate) fn i64(&mut self) -> io::Result<Option<i64>> {
+        Ok(self.array::<8>()?.map(|raw| match self.endian {
             Endian::Little => i64::from_le_bytes(raw),
             Endian::Big => i64::from_be_bytes(raw),
-        })
+        }))
     }
 }
 
@@ -84,24 +108,25 @@ mod tests {
 
     #[test]
     fn reads_both_byte_orders_and_stops_at_the_end() {
-        let bytes = [
+        let bytes: &[u8] = &[
             0x01, 0x00, 0x00, 0x00, // i32 1 (LE) / 16777216 (BE)
             0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, // i64 -2 (BE)
             0xaa, // one byte left
         ];
-        let mut le = Cursor::new(&bytes, 0, Endian::Little);
-        assert_eq!(le.i32(), Some(1));
-        let mut be = Cursor::new(&bytes, 0, Endian::Big);
-        assert_eq!(be.i32(), Some(16_777_216));
-        assert_eq!(be.i64(), Some(-2));
+        let mut le = Cursor::new(bytes, 0, Endian::Little);
+        assert_eq!(le.i32().unwrap(), Some(1));
+        let mut be = Cursor::new(bytes, 0, Endian::Big);
+        assert_eq!(be.i32().unwrap(), Some(16_777_216));
+        assert_eq!(be.i64().unwrap(), Some(-2));
         assert_eq!(be.offset(), 12);
         assert_eq!(be.remaining(), 1);
-        assert_eq!(be.i32(), None);
+        assert_eq!(be.i32().unwrap(), None);
         assert_eq!(be.offset(), 12, "a failed read does not move");
-        assert_eq!(be.take(2), None);
-        assert_eq!(be.take(1), Some(&[0xaa][..]));
-        assert_eq!(be.take(0), Some(&[][..]));
-        assert_eq!(be.take(usize::MAX), None);
+        assert_eq!(be.bytes(2).unwrap(), None);
+        assert!(!be.skip(2));
+        assert_eq!(be.bytes(1).unwrap(), Some(vec![0xaa]));
+        assert_eq!(be.bytes(0).unwrap(), Some(vec![]));
+        assert_eq!(be.bytes(u64::MAX).unwrap(), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The 24-byte trace header: magic, version (which also decides the byte order), rank and
 //! region count (SCHEMA.md §1.1–§1.3, rules 1–3).
 
-use super::bytes::{put_i32, put_i64, Cursor};
+use super::bytes::{put_i32, put_i64};
 use super::error::{TraceError, TraceErrorKind};
 
 /// The 8 bytes every trace starts with, in both byte orders.
@@ -98,15 +98,13 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, TraceError> {
             Some(8),
         ));
     };
-    let mut cur = Cursor::new(head, 12, endian);
-    let (Some(rank), Some(region_count)) = (cur.i32(), cur.i64()) else {
-        // Unreachable: `head` is exactly 24 bytes.
-        return Err(TraceError::new(
-            TraceErrorKind::TooShort {
-                len: bytes.len() as u64,
-            },
-            None,
-        ));
+    let mut raw_rank = [0u8; 4];
+    raw_rank.copy_from_slice(&head[12..16]);
+    let mut raw_count = [0u8; 8];
+    raw_count.copy_from_slice(&head[16..24]);
+    let (rank, region_count) = match endian {
+        Endian::Little => (i32::from_le_bytes(raw_rank), i64::from_le_bytes(raw_count)),
+        Endian::Big => (i32::from_be_bytes(raw_rank), i64::from_be_bytes(raw_count)),
     };
     Ok(Header {
         version,

@@ -3,32 +3,18 @@
 //! arrays. A gigabyte trace is indexed in a few small reads; the timestamps are then read in
 //! blocks with [`read_timestamps`], so memory stays bounded by the caller's block size.
 //!
-//! [`index`] accepts and rejects exactly what [`parse`](super::parse) does, with the same
-//! errors and offsets (a test checks this on mutated traces).
+//! This is the one parser of the format: [`parse`](super::parse) is [`index`] over bytes in
+//! memory plus views that borrow from them, so both accept and reject exactly the same
+//! files with the same errors and offsets.
 
 use std::io;
 
-use super::error::{Field, RegionRef, TraceError, TraceErrorKind};
+use super::bytes::Cursor;
+use super::error::{TraceError, TraceErrorKind};
 use super::header::{parse_header, Endian, Version, HEADER_LEN};
+use super::region::{decode_record, RegionIndex};
 use super::timestamps::Timestamps;
 use crate::io::ReadAt;
-
-/// Where one region record's data lies.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RegionIndex {
-    pub name: String,
-    /// Version 2 with a non-zero source-file length.
-    pub source_file: Option<String>,
-    /// Version 2 with a line `>= 0`.
-    pub source_line: Option<i32>,
-    pub calls: u64,
-    /// Absolute offset of the first start timestamp.
-    pub starts_at: u64,
-    /// Absolute offset of the first end timestamp.
-    pub ends_at: u64,
-    /// Absolute offset of the record.
-    pub offset: u64,
-}
 
 /// A validated trace's structure.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +49,14 @@ impl std::fmt::Display for IndexError {
     }
 }
 
-impl std::error::Error for IndexError {}
+impl std::error::Error for IndexError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            IndexError::Trace(e) => Some(e),
+            IndexError::Io(e) => Some(e),
+        }
+    }
+}
 
 impl From<TraceError> for IndexError {
     fn from(e: TraceError) -> Self {
@@ -99,6 +92,13 @@ pub fn read_timestamps<R: ReadAt + ?Sized>(
 }
 
 /// Indexes and validates the trace in `src`.
+///
+/// Checks follow the reference's order (length, magic, version, each record in turn,
+/// trailing bytes). Negative counts and lengths, which derail the reference into a
+/// truncation or trailing-bytes error, are reported where they are read. The checks the
+/// reference lacks entirely (negative rank, NUL bytes in names, repeated names) come last,
+/// so a file the reference rejects fails here for the reference's reason or a more precise
+/// one, and a file it accepts either gives the same content or fails only those checks.
 pub fn index<R: ReadAt + ?Sized>(src: &R) -> Result<TraceIndex, IndexError> {
     let size = src.len();
     let mut head = [0u8; HEADER_LEN];
@@ -127,193 +127,23 @@ pub fn index<R: ReadAt + ?Sized>(src: &R) -> Result<TraceIndex, IndexError> {
     }
     // `count` is now at most `available / 12`, bounded by the file's real size.
     let mut regions = Vec::with_capacity(usize::try_from(count.min(1 << 16)).unwrap_or(0));
-    let mut cur = PosCursor {
-        src,
-        pos: HEADER_LEN as u64,
-        size,
-        endian: header.endian,
-    };
+    let mut cur = Cursor::new(src, HEADER_LEN as u64, header.endian);
     for index in 0..count {
-        regions.push(index_region(&mut cur, header.version, index)?);
+        regions.push(decode_record(&mut cur, header.version, index)?);
     }
     if cur.remaining() > 0 {
         return Err(TraceError::new(
             TraceErrorKind::TrailingBytes(cur.remaining()),
-            Some(cur.pos),
+            Some(cur.offset()),
         )
         .into());
     }
-    let index = TraceIndex {
+    super::check_content(header.rank, &regions)?;
+    Ok(TraceIndex {
         version: header.version,
         endian: header.endian,
         rank: header.rank,
         regions,
-    };
-    super::check_content(
-        index.rank,
-        index.regions.iter().map(|r| super::RecordNames {
-            name: &r.name,
-            source_file: r.source_file.as_deref(),
-            offset: r.offset,
-        }),
-    )?;
-    Ok(index)
-}
-
-/// A read position in a [`ReadAt`].
-struct PosCursor<'s, R: ?Sized> {
-    src: &'s R,
-    pos: u64,
-    size: u64,
-    endian: Endian,
-}
-
-impl<R: ReadAt + ?Sized> PosCursor<'_, R> {
-    fn remaining(&self) -> u64 {
-        self.size.saturating_sub(self.pos)
-    }
-
-    /// The next `N` bytes, or `None` (no movement) if fewer remain.
-    fn array<const N: usize>(&mut self) -> io::Result<Option<[u8; N]>> {
-        if self.remaining() < N as u64 {
-            return Ok(None);
-        }
-        let mut buf = [0u8; N];
-        self.src.read_exact_at(self.pos, &mut buf)?;
-        self.pos += N as u64;
-        Ok(Some(buf))
-    }
-
-    fn i32(&mut self) -> io::Result<Option<i32>> {
-        Ok(self.array::<4>()?.map(|raw| match self.endian {
-            Endian::Little => i32::from_le_bytes(raw),
-            Endian::Big => i32::from_be_bytes(raw),
-        }))
-    }
-
-    fn i64(&mut self) -> io::Result<Option<i64>> {
-        Ok(self.array::<8>()?.map(|raw| match self.endian {
-            Endian::Little => i64::from_le_bytes(raw),
-            Endian::Big => i64::from_be_bytes(raw),
-        }))
-    }
-}
-
-/// Error context inside one record.
-struct Record {
-    index: u64,
-    name: Option<String>,
-}
-
-impl Record {
-    fn region(&self) -> RegionRef {
-        RegionRef {
-            index: self.index,
-            name: self.name.clone(),
-        }
-    }
-
-    fn truncated<R: ReadAt + ?Sized>(
-        &self,
-        field: Field,
-        needed: u128,
-        cur: &PosCursor<'_, R>,
-    ) -> TraceError {
-        TraceError::new(
-            TraceErrorKind::Truncated {
-                field,
-                region: self.region(),
-                needed,
-                available: cur.remaining(),
-            },
-            Some(cur.pos),
-        )
-    }
-
-    /// A length-prefixed UTF-8 string whose length `len` was read at `len_at`.
-    fn string<R: ReadAt + ?Sized>(
-        &self,
-        cur: &mut PosCursor<'_, R>,
-        field: Field,
-        len: i32,
-        len_at: u64,
-    ) -> Result<String, IndexError> {
-        let Ok(n) = usize::try_from(len) else {
-            return Err(TraceError::negative_length(field, self.region(), len, len_at).into());
-        };
-        if n as u64 > cur.remaining() {
-            return Err(self.truncated(field, n as u128, cur).into());
-        }
-        let at = cur.pos;
-        // `n` is at most the bytes left in the source.
-        let mut bytes = vec![0u8; n];
-        cur.src.read_exact_at(at, &mut bytes)?;
-        cur.pos += n as u64;
-        String::from_utf8(bytes).map_err(|e| {
-            TraceError::invalid_utf8(field, self.region(), e.as_bytes(), e.utf8_error(), at).into()
-        })
-    }
-}
-
-/// Indexes the record at the cursor, the `index`-th of the file (mirrors `parse_region`).
-fn index_region<R: ReadAt + ?Sized>(
-    cur: &mut PosCursor<'_, R>,
-    version: Version,
-    index: u64,
-) -> Result<RegionIndex, IndexError> {
-    let offset = cur.pos;
-    let mut rec = Record { index, name: None };
-
-    let name_len = cur
-        .i32()?
-        .ok_or_else(|| rec.truncated(Field::NameLength, 4, cur))?;
-    let name = rec.string(cur, Field::Name, name_len, offset)?;
-    rec.name = Some(name.clone());
-
-    let (mut source_file, mut source_line) = (None, None);
-    if version.has_source() {
-        let len_at = cur.pos;
-        let source_len = cur
-            .i32()?
-            .ok_or_else(|| rec.truncated(Field::SourceLength, 4, cur))?;
-        let source = rec.string(cur, Field::SourceFile, source_len, len_at)?;
-        source_file = (!source.is_empty()).then_some(source);
-        let line = cur
-            .i32()?
-            .ok_or_else(|| rec.truncated(Field::SourceLine, 4, cur))?;
-        source_line = (line >= 0).then_some(line);
-    }
-
-    let count_at = cur.pos;
-    let count = cur
-        .i64()?
-        .ok_or_else(|| rec.truncated(Field::CallCount, 8, cur))?;
-    let Ok(calls) = u64::try_from(count) else {
-        return Err(TraceError::new(
-            TraceErrorKind::NegativeCount {
-                region: rec.region(),
-                value: count,
-            },
-            Some(count_at),
-        )
-        .into());
-    };
-    let needed = u128::from(calls) * 16;
-    if needed > u128::from(cur.remaining()) {
-        return Err(rec.truncated(Field::Timestamps, needed, cur).into());
-    }
-    // `calls * 16` fits in the remaining bytes, hence in u64.
-    let starts_at = cur.pos;
-    let ends_at = starts_at + calls * 8;
-    cur.pos = ends_at + calls * 8;
-    Ok(RegionIndex {
-        name,
-        source_file,
-        source_line,
-        calls,
-        starts_at,
-        ends_at,
-        offset,
     })
 }
 

@@ -1,11 +1,13 @@
 //! The `.spt` binary trace format written by scope-profiler's C and Fortran APIs
 //! (SCHEMA.md §1): one rank's regions and their calls, versions 1 and 2, either byte order.
 //!
-//! [`parse`] validates a whole file held in memory (or memory-mapped) and returns a
-//! [`TraceView`] that borrows names and timestamp arrays from it, so even gigabyte traces
-//! are parsed without copying. It rejects everything the reference rejects, with the
-//! reference's wording where it has one, and also negative lengths and counts, call counts
-//! the file cannot hold, repeated region names, names with NUL bytes and negative ranks.
+//! [`index`] reads a trace through positional reads ([`ReadAt`](crate::io::ReadAt)) and
+//! locates every record's timestamp arrays without reading them; [`parse`] is the same over
+//! a whole file held in memory, with a [`TraceView`] that borrows names and timestamp arrays
+//! from it, so even gigabyte traces are parsed without copying. Both reject everything the
+//! reference rejects, with the reference's wording where it has one, and also negative
+//! lengths and counts, call counts the file cannot hold, repeated region names, names with
+//! NUL bytes and negative ranks.
 //! [`encode`] and [`TraceWriter`] write traces for tests, samples and benchmarks.
 //!
 //! ```
@@ -45,14 +47,11 @@ use std::collections::HashMap;
 
 pub use error::{Field, RegionRef, TraceError, TraceErrorKind};
 pub use header::{parse_header, Endian, Header, Version, HEADER_LEN, MAGIC};
-pub use index::{index, read_timestamps, IndexError, RegionIndex, TraceIndex};
+pub use index::{index, read_timestamps, IndexError, TraceIndex};
 pub use model::{Region, Trace};
-pub use region::{EncodeError, RegionView};
+pub use region::{EncodeError, RegionIndex, RegionView};
 pub use timestamps::{TimestampIter, Timestamps};
 pub use writer::{encode, try_encode, TraceWriter};
-
-use bytes::Cursor;
-use region::parse_region;
 
 /// A validated trace borrowed from the file's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,99 +63,45 @@ pub struct TraceView<'a> {
     pub regions: Vec<RegionView<'a>>,
 }
 
-/// Parses and validates a whole trace file.
-///
-/// Checks follow the reference's order (length, magic, version, each record in turn,
-/// trailing bytes). Negative counts and lengths, which derail the reference into a
-/// truncation or trailing-bytes error, are reported where they are read. The checks the
-/// reference lacks entirely (negative rank, NUL bytes in names, repeated names) come last,
-/// so a file the reference rejects fails here for the reference's reason or a more precise
-/// one, and a file it accepts either parses to the same content or fails only those checks.
+/// Parses and validates a whole trace file: [`index`] over the bytes, then views that
+/// borrow each record's strings and timestamp arrays from them. It accepts and rejects
+/// exactly what [`index`] does (see there for the order of the checks).
 pub fn parse(bytes: &[u8]) -> Result<TraceView<'_>, TraceError> {
-    let view = parse_structure(bytes)?;
-    view.check_content()?;
-    Ok(view)
-}
-
-/// The byte-level parse: everything but the content checks of [`TraceView::check_content`].
-fn parse_structure(bytes: &[u8]) -> Result<TraceView<'_>, TraceError> {
-    let header = parse_header(bytes)?;
-    let Ok(count) = u64::try_from(header.region_count) else {
-        return Err(TraceError::new(
-            TraceErrorKind::NegativeRegionCount(header.region_count),
-            Some(16),
-        ));
-    };
-    let available = bytes.len().saturating_sub(HEADER_LEN);
-    let min_bytes = u128::from(count) * header.version.min_record_len() as u128;
-    if min_bytes > available as u128 {
-        return Err(TraceError::new(
-            TraceErrorKind::TooManyRegions {
-                count,
-                min_bytes,
-                available: available as u64,
+    let index = index(bytes).map_err(|e| match e {
+        IndexError::Trace(e) => e,
+        // Every read of the indexer is checked against the length first, so reading
+        // memory does not fail; were it to, the bytes ended early.
+        IndexError::Io(_) => TraceError::new(
+            TraceErrorKind::TooShort {
+                len: bytes.len() as u64,
             },
-            Some(HEADER_LEN as u64),
-        ));
-    }
-    // `count` is now at most `available / 12`, so sizing by it is safe.
-    let mut regions = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
-    let mut cur = Cursor::new(bytes, HEADER_LEN, header.endian);
-    for index in 0..count {
-        regions.push(parse_region(
-            &mut cur,
-            header.version,
-            header.endian,
-            index,
-        )?);
-    }
-    if cur.remaining() > 0 {
-        return Err(TraceError::new(
-            TraceErrorKind::TrailingBytes(cur.remaining() as u64),
-            Some(cur.offset()),
-        ));
-    }
+            None,
+        ),
+    })?;
+    let regions = index
+        .regions
+        .iter()
+        .map(|r| r.view(bytes, index.endian))
+        .collect::<Result<_, _>>()?;
     Ok(TraceView {
-        version: header.version,
-        endian: header.endian,
-        rank: header.rank,
+        version: index.version,
+        endian: index.endian,
+        rank: index.rank,
         regions,
     })
 }
 
 impl TraceView<'_> {
-    /// The checks beyond the reference's; see [`check_content`].
-    fn check_content(&self) -> Result<(), TraceError> {
-        check_content(
-            self.rank,
-            self.regions.iter().map(|r| RecordNames {
-                name: r.name,
-                source_file: r.source_file,
-                offset: r.offset,
-            }),
-        )
-    }
-
     /// Total number of calls over all regions.
     pub fn total_calls(&self) -> u64 {
         self.regions.iter().map(|r| r.calls() as u64).sum()
     }
 }
 
-/// The strings of one record and where it starts.
-pub(crate) struct RecordNames<'a> {
-    name: &'a str,
-    source_file: Option<&'a str>,
-    offset: u64,
-}
-
 /// The checks beyond the reference's: a non-negative rank, no NUL byte in a name or source
 /// path (HDF5 strings end at NUL), and each region name at most once (the reference silently
 /// keeps only the later record).
-pub(crate) fn check_content<'a>(
-    rank: i32,
-    regions: impl ExactSizeIterator<Item = RecordNames<'a>>,
-) -> Result<(), TraceError> {
+fn check_content(rank: i32, regions: &[RegionIndex]) -> Result<(), TraceError> {
     if rank < 0 {
         return Err(TraceError::new(
             TraceErrorKind::NegativeRank(rank),
@@ -172,7 +117,7 @@ pub(crate) fn check_content<'a>(
                         field,
                         region: RegionRef {
                             index,
-                            name: Some(region.name.to_owned()),
+                            name: Some(region.name.clone()),
                         },
                     },
                     Some(at.saturating_add(p as u64)),
@@ -180,10 +125,10 @@ pub(crate) fn check_content<'a>(
             })
         };
         let name_offset = region.offset.saturating_add(4);
-        if let Some(e) = nul(Field::Name, region.name, name_offset) {
+        if let Some(e) = nul(Field::Name, &region.name, name_offset) {
             return Err(e);
         }
-        if let Some(source) = region.source_file {
+        if let Some(source) = &region.source_file {
             let source_offset = name_offset
                 .saturating_add(region.name.len() as u64)
                 .saturating_add(4);
@@ -191,10 +136,10 @@ pub(crate) fn check_content<'a>(
                 return Err(e);
             }
         }
-        if let Some(first_index) = seen.insert(region.name, index) {
+        if let Some(first_index) = seen.insert(&region.name, index) {
             return Err(TraceError::new(
                 TraceErrorKind::DuplicateRegion {
-                    name: region.name.to_owned(),
+                    name: region.name.clone(),
                     first_index,
                     second_index: index,
                 },

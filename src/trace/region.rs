@@ -1,10 +1,32 @@
 //! One region record: name, (version 2) source file and line, call count, then all starts
-//! and all ends (SCHEMA.md §1.1). Parsing borrows the strings and timestamp arrays.
+//! and all ends (SCHEMA.md §1.1). [`decode_record`] is the one decoder of a record: it reads
+//! the fields through a positional cursor and leaves the timestamp arrays where they lie, as a
+//! [`RegionIndex`]; [`RegionIndex::view`] borrows the strings and arrays from a file held in
+//! memory.
 
 use super::bytes::{put_i32, put_i64, Cursor};
 use super::error::{Field, RegionRef, TraceError, TraceErrorKind};
 use super::header::{Endian, Version};
+use super::index::IndexError;
 use super::timestamps::Timestamps;
+use crate::io::ReadAt;
+
+/// Where one region record's data lies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegionIndex {
+    pub name: String,
+    /// Version 2 with a non-zero source-file length.
+    pub source_file: Option<String>,
+    /// Version 2 with a line `>= 0`.
+    pub source_line: Option<i32>,
+    pub calls: u64,
+    /// Absolute offset of the first start timestamp.
+    pub starts_at: u64,
+    /// Absolute offset of the first end timestamp.
+    pub ends_at: u64,
+    /// Absolute offset of the record.
+    pub offset: u64,
+}
 
 /// A region record borrowed from the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +62,76 @@ impl RegionView<'_> {
     }
 }
 
+impl RegionIndex {
+    /// Absolute offset of the name bytes.
+    fn name_offset(&self) -> u64 {
+        self.offset.saturating_add(4)
+    }
+
+    /// Absolute offset of the source-file bytes (version 2).
+    fn source_offset(&self) -> u64 {
+        self.name_offset()
+            .saturating_add(self.name.len() as u64)
+            .saturating_add(4)
+    }
+
+    /// The record borrowed from `bytes`, which must be the whole file this index was made
+    /// of (then every field lies where the index says, and its strings are valid UTF-8).
+    pub(crate) fn view<'a>(
+        &self,
+        bytes: &'a [u8],
+        endian: Endian,
+    ) -> Result<RegionView<'a>, TraceError> {
+        let text = |field: Field, at: u64, len: usize| {
+            slice(bytes, at, len as u64)
+                .and_then(|raw| std::str::from_utf8(raw).ok())
+                .ok_or_else(|| self.not_in(bytes, field))
+        };
+        let name = text(Field::Name, self.name_offset(), self.name.len())?;
+        let source_file = match &self.source_file {
+            Some(s) => Some(text(Field::SourceFile, self.source_offset(), s.len())?),
+            None => None,
+        };
+        let half = self.calls.saturating_mul(8);
+        let timestamps = |at: u64| {
+            slice(bytes, at, half)
+                .and_then(|b| Timestamps::new(b, endian))
+                .ok_or_else(|| self.not_in(bytes, Field::Timestamps))
+        };
+        Ok(RegionView {
+            name,
+            source_file,
+            source_line: self.source_line,
+            starts: timestamps(self.starts_at)?,
+            ends: timestamps(self.ends_at)?,
+            offset: self.offset,
+        })
+    }
+
+    /// The error of a [`view`](Self::view) into bytes this index was not made of.
+    fn not_in(&self, bytes: &[u8], field: Field) -> TraceError {
+        TraceError::new(
+            TraceErrorKind::Truncated {
+                field,
+                region: RegionRef {
+                    index: 0,
+                    name: Some(self.name.clone()),
+                },
+                needed: u128::from(self.calls) * 16,
+                available: (bytes.len() as u64).saturating_sub(self.offset),
+            },
+            Some(self.offset),
+        )
+    }
+}
+
+/// `len` bytes at `at`, if they lie within `bytes`.
+fn slice(bytes: &[u8], at: u64, len: u64) -> Option<&[u8]> {
+    let start = usize::try_from(at).ok()?;
+    let end = start.checked_add(usize::try_from(len).ok()?)?;
+    bytes.get(start..end)
+}
+
 /// Context for errors inside one record.
 struct Record {
     index: u64,
@@ -54,108 +146,106 @@ impl Record {
         }
     }
 
-    fn truncated(&self, field: Field, needed: u128, cur: &Cursor<'_>) -> TraceError {
+    fn truncated<R: ReadAt + ?Sized>(
+        &self,
+        field: Field,
+        needed: u128,
+        cur: &Cursor<'_, R>,
+    ) -> TraceError {
         TraceError::new(
             TraceErrorKind::Truncated {
                 field,
                 region: self.region(),
                 needed,
-                available: cur.remaining() as u64,
+                available: cur.remaining(),
             },
             Some(cur.offset()),
         )
     }
 
     /// A length-prefixed UTF-8 string; the length field has already been read at `len_at`.
-    fn string<'a>(
+    fn string<R: ReadAt + ?Sized>(
         &self,
-        cur: &mut Cursor<'a>,
+        cur: &mut Cursor<'_, R>,
         field: Field,
         len: i32,
         len_at: u64,
-    ) -> Result<&'a str, TraceError> {
-        let Ok(n) = usize::try_from(len) else {
-            return Err(TraceError::negative_length(
-                field,
-                self.region(),
-                len,
-                len_at,
-            ));
+    ) -> Result<String, IndexError> {
+        let Ok(n) = u64::try_from(len) else {
+            return Err(TraceError::negative_length(field, self.region(), len, len_at).into());
         };
         let at = cur.offset();
         let bytes = cur
-            .take(n)
-            .ok_or_else(|| self.truncated(field, n as u128, cur))?;
-        std::str::from_utf8(bytes)
-            .map_err(|e| TraceError::invalid_utf8(field, self.region(), bytes, e, at))
+            .bytes(n)?
+            .ok_or_else(|| self.truncated(field, u128::from(n), cur))?;
+        String::from_utf8(bytes).map_err(|e| {
+            TraceError::invalid_utf8(field, self.region(), e.as_bytes(), e.utf8_error(), at).into()
+        })
     }
 }
 
-/// Parses the record at the cursor, the `index`-th of the file.
-pub(crate) fn parse_region<'a>(
-    cur: &mut Cursor<'a>,
+/// Decodes the record at the cursor, the `index`-th of the file, leaving the cursor after
+/// its timestamps (which are located, not read).
+pub(crate) fn decode_record<R: ReadAt + ?Sized>(
+    cur: &mut Cursor<'_, R>,
     version: Version,
-    endian: Endian,
     index: u64,
-) -> Result<RegionView<'a>, TraceError> {
+) -> Result<RegionIndex, IndexError> {
     let offset = cur.offset();
     let mut rec = Record { index, name: None };
 
     let name_len = cur
-        .i32()
+        .i32()?
         .ok_or_else(|| rec.truncated(Field::NameLength, 4, cur))?;
     let name = rec.string(cur, Field::Name, name_len, offset)?;
-    rec.name = Some(name.to_owned());
+    rec.name = Some(name.clone());
 
     let (mut source_file, mut source_line) = (None, None);
     if version.has_source() {
         let len_at = cur.offset();
         let source_len = cur
-            .i32()
+            .i32()?
             .ok_or_else(|| rec.truncated(Field::SourceLength, 4, cur))?;
         let source = rec.string(cur, Field::SourceFile, source_len, len_at)?;
         source_file = (!source.is_empty()).then_some(source);
         let line = cur
-            .i32()
+            .i32()?
             .ok_or_else(|| rec.truncated(Field::SourceLine, 4, cur))?;
         source_line = (line >= 0).then_some(line);
     }
 
     let count_at = cur.offset();
     let count = cur
-        .i64()
+        .i64()?
         .ok_or_else(|| rec.truncated(Field::CallCount, 8, cur))?;
-    let Ok(count) = u64::try_from(count) else {
+    let Ok(calls) = u64::try_from(count) else {
         return Err(TraceError::new(
             TraceErrorKind::NegativeCount {
                 region: rec.region(),
                 value: count,
             },
             Some(count_at),
-        ));
+        )
+        .into());
     };
     // Both arrays at once, checked before anything is sized by the count.
-    let needed = u128::from(count) * 16;
-    if needed > cur.remaining() as u128 {
-        return Err(rec.truncated(Field::Timestamps, needed, cur));
+    let needed = u128::from(calls) * 16;
+    if needed > u128::from(cur.remaining()) {
+        return Err(rec.truncated(Field::Timestamps, needed, cur).into());
     }
-    // `count * 16` fits in the remaining bytes, hence in usize.
-    let half =
-        usize::try_from(count * 8).map_err(|_| rec.truncated(Field::Timestamps, needed, cur))?;
-    let timestamps = |cur: &mut Cursor<'a>| {
-        cur.take(half)
-            .and_then(|b| Timestamps::new(b, endian))
-            .ok_or_else(|| rec.truncated(Field::Timestamps, needed, cur))
-    };
-    let starts = timestamps(cur)?;
-    let ends = timestamps(cur)?;
-
-    Ok(RegionView {
+    // `calls * 16` fits in the remaining bytes, hence in u64.
+    let starts_at = cur.offset();
+    let ends_at = starts_at + calls * 8;
+    if !cur.skip(calls * 16) {
+        return Err(rec.truncated(Field::Timestamps, needed, cur).into());
+    }
+    Ok(RegionIndex {
         name,
         source_file,
         source_line,
-        starts,
-        ends,
+        calls,
+        starts_at,
+        ends_at,
         offset,
     })
 }
@@ -265,11 +355,16 @@ mod tests {
         0, 0, 0, 0, 0, 0, 0, 0, // 0 calls
     ];
 
+    /// Decodes a record that fills `bytes`, then views it.
     fn parse(bytes: &[u8], version: Version, endian: Endian) -> Result<RegionView<'_>, TraceError> {
         let mut cur = Cursor::new(bytes, 0, endian);
-        let r = parse_region(&mut cur, version, endian, 0)?;
+        let r = match decode_record(&mut cur, version, 0) {
+            Ok(r) => r,
+            Err(IndexError::Trace(e)) => return Err(e),
+            Err(IndexError::Io(e)) => panic!("reading memory failed: {e}"),
+        };
         assert_eq!(cur.remaining(), 0);
-        Ok(r)
+        r.view(bytes, endian)
     }
 
     fn encode(r: &RegionView<'_>, version: Version, endian: Endian) -> Vec<u8> {

@@ -20,10 +20,12 @@ use std::sync::{Arc, Mutex};
 
 use sp::hdf5lite::writer::DataPlace;
 use sp::io::ReadAt;
-use sp::schema::stats::{m2_from_sum, pairwise_sum, squared_deviation_sum, PairwisePlan};
+use sp::schema::stats::{
+    exact_total, m2_from_sum, pairwise_sum, squared_deviation_sum, PairwisePlan,
+};
 use sp::schema::stats::{SummaryBuilder, CAST_BUFFER};
 use sp::schema::write::{to_hdf5_deferred, RowHead};
-use sp::schema::{Merged, Merger, Profile, RegionRecord, Summary};
+use sp::schema::{Merged, MergedProfile, Merger, RegionRecord, Summary};
 use sp::trace::{self, Endian, IndexError};
 
 use super::packer::{PackScratch, Packer};
@@ -195,12 +197,7 @@ fn segment_stats(
     read_calls(src, endian, record, lo, hi, false, bufs)?;
     let mut builder = SummaryBuilder::new();
     builder.push(&bufs.starts, &bufs.ends);
-    let total_ns = bufs
-        .starts
-        .iter()
-        .zip(&bufs.ends)
-        .map(|(s, e)| i128::from(*e) - i128::from(*s))
-        .sum::<i128>();
+    let total_ns = exact_total(&bufs.starts, &bufs.ends);
     Ok(Segment {
         builder,
         total_ns,
@@ -627,6 +624,7 @@ pub fn convert(
                         let Some(unit) = units.get(u) else { break };
                         let ctx = UnitContext {
                             file,
+                            output,
                             records: &records,
                             inputs: &inputs,
                             columns: &columns,
@@ -715,7 +713,7 @@ pub fn convert(
 }
 
 /// Writes an in-memory profile (`.h5` inputs, `--merge`) with compressed event columns.
-pub fn write_compressed(profile: &Profile, output: &Path, level: u8) -> Result<(), Failure> {
+pub fn write_compressed(profile: &MergedProfile, output: &Path, level: u8) -> Result<(), Failure> {
     let in_output = |e: &dyn std::fmt::Display| Failure::in_file(output.display(), e);
     let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
     let (mut writer, deferred) = to_hdf5_deferred(
@@ -806,6 +804,7 @@ enum Columns<'a> {
 
 struct UnitContext<'a> {
     file: &'a File,
+    output: &'a Path,
     records: &'a [&'a Streamed],
     inputs: &'a Inputs<'a>,
     columns: &'a Columns<'a>,
@@ -879,16 +878,12 @@ fn write_unit(
                 .zip(&bufs.ends)
                 .map(|(s, e)| e.wrapping_sub(*s));
             let m2 = squared_deviation_sum(record.calls, builder.mean(), durations);
-            let total_ns = starts
-                .iter()
-                .zip(&bufs.ends)
-                .map(|(s, e)| i128::from(*e) - i128::from(*s))
-                .sum::<i128>();
+            let total_ns = exact_total(starts, &bufs.ends);
             result.rows.push((piece.row, builder.finish(m2), total_ns));
         }
         ctx.progress.add(16 * (piece.hi - piece.lo));
     }
-    let in_output = |e: String| Failure::new(format!("output: {e}"));
+    let in_output = |e: String| Failure::in_file(ctx.output.display(), e);
     match ctx.columns {
         Columns::Plain {
             deltas_at,

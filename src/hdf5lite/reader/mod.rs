@@ -12,28 +12,28 @@
 //! # Ok(()) }
 //! ```
 
-pub mod source;
 pub mod value;
 
-use crate::hdf5lite::btree_v1;
-use crate::hdf5lite::btree_v2::{self, RecordType};
-use crate::hdf5lite::chunk_index::{self, ChunkGrid, ChunkRecord};
 use crate::hdf5lite::error::{Error, ErrorKind, Result};
 use crate::hdf5lite::filters::{self, Filter};
-use crate::hdf5lite::fractal_heap::FractalHeap;
 use crate::hdf5lite::limits::Limits;
-use crate::hdf5lite::local_heap::LocalHeap;
-use crate::hdf5lite::messages::{
-    self, AttributeInfo, ChunkIndex, DataLayout, Dataspace, FillValue, FillValueState,
-    FilterPipeline, LinkInfo, LinkTarget, MessageFlags, MessageType, SymbolTable,
-};
 use crate::hdf5lite::model::{Datatype, Shape, StringLength};
-use crate::hdf5lite::object_header::{ObjectHeader, RawMessage};
-use crate::hdf5lite::superblock::Superblock;
-use crate::hdf5lite::symbol_table_node;
+use crate::hdf5lite::raw::btree_v1;
+use crate::hdf5lite::raw::btree_v2::{self, RecordType};
+use crate::hdf5lite::raw::chunk_index::{self, ChunkGrid, ChunkRecord};
+use crate::hdf5lite::raw::fractal_heap::FractalHeap;
+use crate::hdf5lite::raw::local_heap::LocalHeap;
+use crate::hdf5lite::raw::messages::{
+    self, AttributeInfo, DataLayout, Dataspace, FillValue, FillValueState, FilterPipeline,
+    LinkInfo, LinkTarget, MessageFlags, MessageType, SymbolTable,
+};
+use crate::hdf5lite::raw::object_header::{ObjectHeader, RawMessage};
+use crate::hdf5lite::raw::superblock::Superblock;
+use crate::hdf5lite::raw::symbol_table_node;
 use crate::io::ReadAt;
 
-pub use source::Source;
+pub use crate::hdf5lite::raw::messages::ChunkIndex;
+use crate::hdf5lite::raw::source::Source;
 use value::Decoder;
 pub use value::Value;
 
@@ -258,7 +258,7 @@ fn kind_of(h: &ObjectHeader) -> ObjectKind {
 fn decode<T>(
     m: &RawMessage,
     src: &Source<'_>,
-    parse: impl FnOnce(&mut crate::hdf5lite::cursor::Cursor<'_>) -> Result<T>,
+    parse: impl FnOnce(&mut crate::hdf5lite::raw::cursor::Cursor<'_>) -> Result<T>,
 ) -> Result<T> {
     if m.flags.contains(MessageFlags::SHARED) {
         let what = m.kind.name().unwrap_or("message");
@@ -298,7 +298,7 @@ fn read_attributes<R: ReadAt>(
                     .get(..8)
                     .ok_or_else(|| ctx(Error::format("short attribute record")))?;
                 let bytes = heap.object(&src, id).map_err(ctx)?;
-                let mut c = crate::hdf5lite::cursor::Cursor::new(
+                let mut c = crate::hdf5lite::raw::cursor::Cursor::new(
                     &bytes,
                     src.absolute(heap.address)?,
                     src.widths(),
@@ -397,7 +397,7 @@ impl<'f, R: ReadAt> Group<'f, R> {
                         .get(4..)
                         .ok_or_else(|| Error::format("short link record"))?;
                     let bytes = heap.object(&src, id)?;
-                    let mut c = crate::hdf5lite::cursor::Cursor::new(
+                    let mut c = crate::hdf5lite::raw::cursor::Cursor::new(
                         &bytes,
                         src.absolute(heap.address)?,
                         src.widths(),
@@ -724,10 +724,45 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         Ok(out)
     }
 
+    /// Fails when compact or contiguous storage cannot hold the dataspace, or lies past
+    /// the end of the file: checked before anything is sized by the dataspace.
+    fn check_storage(&self, src: &Source<'_>, es: u64) -> Result<()> {
+        let need = self
+            .len()?
+            .checked_mul(es)
+            .ok_or_else(|| Error::format("dataset size overflows"))?;
+        let (what, held) = match &self.layout {
+            DataLayout::Compact { data } => ("compact", data.len() as u64),
+            DataLayout::Contiguous {
+                address: Some(addr),
+                size,
+            } => {
+                let end = src.absolute(*addr)?.checked_add(*size);
+                if !matches!(end, Some(e) if e <= src.file_len()) {
+                    return Err(Error::format(format!(
+                        "contiguous storage of {size} bytes at address {addr} passes the end \
+                         of the file ({} bytes)",
+                        src.file_len()
+                    )));
+                }
+                ("contiguous", *size)
+            }
+            _ => return Ok(()),
+        };
+        if held < need {
+            return Err(Error::format(format!(
+                "{what} storage of {held} bytes is shorter than the {need} bytes the dataspace \
+                 needs"
+            )));
+        }
+        Ok(())
+    }
+
     /// Elements `start .. start + count` in row-major order (all of them for rank ≠ 1).
     fn read_elements(&self, start: u64, count: u64) -> Result<Vec<u8>> {
         let src = self.file.src();
         let es = self.element_size()?;
+        self.check_storage(&src, es)?;
         let mut out = self.fill_buffer(count, es)?;
         if count == 0 {
             return Ok(out);

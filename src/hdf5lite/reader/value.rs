@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
-use crate::hdf5lite::cursor::Cursor;
 use crate::hdf5lite::error::{Error, Result};
-use crate::hdf5lite::global_heap::GlobalHeapCollection;
 use crate::hdf5lite::model::{ByteOrder, Datatype, StrPad, StringLength};
+use crate::hdf5lite::raw::cursor::Cursor;
+use crate::hdf5lite::raw::global_heap::GlobalHeapCollection;
 
-use super::source::Source;
+use crate::hdf5lite::raw::source::Source;
 
 /// One decoded element of a dataset or attribute.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,258 @@
+//! Global heap collections (`GCOL`, version 1): where variable-length data lives. A vlen
+//! element stores (byte length, collection address, object index); the collection maps the
+//! index to the bytes. Parse and encode side by side.
+
+use super::cursor::{Cursor, Encoder, Widths};
+use super::messages::pad8;
+use crate::hdf5lite::error::{Error, Result};
+use crate::hdf5lite::limits::Limits;
+use crate::io::ReadAt;
+
+const GCOL: &[u8; 4] = b"GCOL";
+
+/// Smallest collection size libhdf5 accepts.
+pub const MIN_COLLECTION_SIZE: u64 = 4096;
+
+/// Size of the collection header and of each object header (with 8-byte lengths).
+pub const HEADER_SIZE: u64 = 16;
+
+/// One object of a collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeapObject {
+    /// Index ≥ 1 (0 is the free-space object and never listed).
+    pub index: u16,
+    pub reference_count: u16,
+    pub data: Vec<u8>,
+}
+
+/// A global heap collection.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GlobalHeapCollection {
+    pub objects: Vec<HeapObject>,
+}
+
+impl GlobalHeapCollection {
+    /// Reads the collection at `address`.
+    pub fn read<R: ReadAt + ?Sized>(
+        src: &R,
+        address: u64,
+        widths: Widths,
+        limits: &Limits,
+    ) -> Result<GlobalHeapCollection> {
+        let head_len = 8 + usize::from(widths.length);
+        let mut head = vec![0u8; head_len];
+        src.read_exact_at(address, &mut head)?;
+        let mut c = Cursor::new(&head, address, widths);
+        c.expect(GCOL, "global heap collection")?;
+        let version = c.u8()?;
+        if version != 1 {
+            return Err(
+                Error::unsupported(format!("global heap version {version}")).at(address + 4)
+            );
+        }
+        c.skip(3)?;
+        let size = c.length()?;
+        if size < head_len as u64 {
+            return Err(
+                Error::format(format!("global heap collection of {size} bytes")).at(address),
+            );
+        }
+        if size > limits.max_metadata_bytes {
+            return Err(Error::limits(format!(
+                "global heap collection of {size} bytes exceeds the metadata limit"
+            ))
+            .at(address));
+        }
+        if address.checked_add(size).is_none_or(|end| end > src.len()) {
+            return Err(Error::format(format!(
+                "global heap collection of {size} bytes passes the end of the file"
+            ))
+            .at(address));
+        }
+        let mut buf = vec![0u8; size as usize];
+        src.read_exact_at(address, &mut buf)?;
+        Self::parse(&mut Cursor::new(&buf, address, widths))
+    }
+
+    /// Parses a whole collection block (signature through the last byte).
+    pub fn parse(c: &mut Cursor<'_>) -> Result<GlobalHeapCollection> {
+        c.expect(GCOL, "global heap collection")?;
+        let at = c.offset();
+        if c.u8()? != 1 {
+            return Err(Error::unsupported("global heap version").at(at));
+        }
+        c.skip(3)?;
+        c.length()?; // the caller sized the block
+        let object_header = 8 + usize::from(c.widths().length);
+        let mut objects = Vec::new();
+        while c.remaining() >= object_header {
+            let at = c.offset();
+            let index = c.u16()?;
+            let reference_count = c.u16()?;
+            c.skip(4)?;
+            let size = c.length()?;
+            if index == 0 {
+                break; // free space: the rest of the collection
+            }
+            let size = usize::try_from(size)
+                .ok()
+                .filter(|&n| n <= c.remaining())
+                .ok_or_else(|| {
+                    Error::format(format!(
+                        "global heap object {index} of {size} bytes overruns its collection"
+                    ))
+                    .at(at)
+                })?;
+            let data = c.bytes(size)?.to_vec();
+            c.skip(pad8(size).min(c.remaining()))?;
+            objects.push(HeapObject {
+                index,
+                reference_count,
+                data,
+            });
+        }
+        Ok(GlobalHeapCollection { objects })
+    }
+
+    /// The bytes of object `index`.
+    pub fn get(&self, index: u32) -> Option<&[u8]> {
+        // Objects are normally stored in index order; fall back to a scan if not.
+        let found = match self
+            .objects
+            .binary_search_by_key(&index, |o| u32::from(o.index))
+        {
+            Ok(i) => self.objects.get(i),
+            Err(_) => self.objects.iter().find(|o| u32::from(o.index) == index),
+        };
+        found.map(|o| o.data.as_slice())
+    }
+
+    /// Bytes the encoded collection takes (8-byte lengths): header, objects, and a
+    /// free-space object, at least [`MIN_COLLECTION_SIZE`].
+    pub fn encoded_size(&self) -> u64 {
+        Self::size_for(self.objects.iter().map(|o| o.data.len() as u64))
+    }
+
+    /// [`encoded_size`](Self::encoded_size) for objects of these byte lengths.
+    pub fn size_for(lengths: impl Iterator<Item = u64>) -> u64 {
+        let used = lengths.fold(HEADER_SIZE, |acc, n| {
+            acc + HEADER_SIZE + n + pad8((n % 8) as usize) as u64
+        });
+        (used + HEADER_SIZE).max(MIN_COLLECTION_SIZE)
+    }
+
+    /// Encodes with 8-byte lengths: objects in order, then one free-space object (index 0)
+    /// covering the rest of the collection.
+    pub fn encode(&self, e: &mut Encoder) {
+        let size = self.encoded_size();
+        let start = e.len();
+        e.bytes(GCOL);
+        e.bytes(&[1, 0, 0, 0]);
+        e.length(size);
+        for o in &self.objects {
+            e.u16(o.index);
+            e.u16(o.reference_count);
+            e.u32(0);
+            e.length(o.data.len() as u64);
+            e.bytes(&o.data);
+            e.zeros(pad8(o.data.len()));
+        }
+        let used = (e.len() - start) as u64;
+        let free = size - used;
+        e.u16(0);
+        e.u16(0);
+        e.u32(0);
+        e.length(free);
+        e.zeros((free - HEADER_SIZE) as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hdf5lite::ErrorKind;
+
+    fn obj(index: u16, data: &[u8]) -> HeapObject {
+        HeapObject {
+            index,
+            reference_count: 0,
+            data: data.to_vec(),
+        }
+    }
+
+    fn enc(g: &GlobalHeapCollection) -> Vec<u8> {
+        let mut e = Encoder::new(Widths::STANDARD);
+        g.encode(&mut e);
+        e.into_bytes()
+    }
+
+    #[test]
+    fn encode_bytes() {
+        let g = GlobalHeapCollection {
+            objects: vec![obj(1, b"columnar"), obj(2, b""), obj(3, "é".as_bytes())],
+        };
+        let bytes = enc(&g);
+        assert_eq!(bytes.len(), 4096);
+        let expected = [
+            b'G', b'C', b'O', b'L', 1, 0, 0, 0, // signature, version, reserved
+            0, 0x10, 0, 0, 0, 0, 0, 0, // collection size 4096
+            1, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, // object 1: 8 bytes
+            b'c', b'o', b'l', b'u', b'm', b'n', b'a', b'r', 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, // object 2: empty
+            3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, // object 3: 2 bytes
+            0xc3, 0xa9, 0, 0, 0, 0, 0, 0, // padded to 8
+            0, 0, 0, 0, 0, 0, 0, 0, 0xb0, 0x0f, 0, 0, 0, 0, 0, 0, // free space: 4096 - 80
+        ];
+        assert_eq!(&bytes[..expected.len()], &expected);
+        assert!(bytes[expected.len()..].iter().all(|&b| b == 0));
+        let back =
+            GlobalHeapCollection::read(bytes.as_slice(), 0, Widths::STANDARD, &Limits::default())
+                .unwrap();
+        assert_eq!(back, g);
+        assert_eq!(back.get(3), Some("é".as_bytes()));
+        assert_eq!(back.get(2), Some(&b""[..]));
+        assert_eq!(back.get(4), None);
+    }
+
+    #[test]
+    fn large_collection_grows_past_minimum() {
+        let big = vec![b'x'; 5000];
+        let g = GlobalHeapCollection {
+            objects: vec![obj(1, &big)],
+        };
+        // header 16 + object 16 + 5000 + free-space header 16
+        assert_eq!(g.encoded_size(), 5048);
+        let bytes = enc(&g);
+        assert_eq!(bytes.len(), 5048);
+        let back =
+            GlobalHeapCollection::read(bytes.as_slice(), 0, Widths::STANDARD, &Limits::default())
+                .unwrap();
+        assert_eq!(back, g);
+    }
+
+    #[test]
+    fn errors() {
+        let g = GlobalHeapCollection {
+            objects: vec![obj(1, b"abc")],
+        };
+        let mut bytes = enc(&g);
+        bytes[24] = 0xff; // object 1 claims 255 bytes... still fits; make it overrun
+        bytes[25] = 0xff;
+        let err =
+            GlobalHeapCollection::read(bytes.as_slice(), 0, Widths::STANDARD, &Limits::default())
+                .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Format);
+        assert_eq!(err.offset(), Some(16));
+        let truncated = &enc(&g)[..100];
+        let err = GlobalHeapCollection::read(truncated, 0, Widths::STANDARD, &Limits::default())
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Format);
+        let limits = Limits {
+            max_metadata_bytes: 1000,
+            ..Limits::default()
+        };
+        let err = GlobalHeapCollection::read(enc(&g).as_slice(), 0, Widths::STANDARD, &limits)
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LimitsExceeded);
+    }
+}
