@@ -10,6 +10,7 @@ const SP = {
   nextId: 1,
   ready: null,
   timing: {},         // for tests and the benchmark: drop → first table, etc.
+  firstView: 'overview',  // the view a profile opens on
   views: {},          // view name → {render(fs), needs(fs)}
 };
 
@@ -92,10 +93,11 @@ SP.openFile = async (file) => {
   SP.timing.opened = performance.now();
   const fs = {
     id: info.file, name: info.name, info, io: info.io, heap: reply.heap,
-    view: info.kind === 'profile' ? 'overview' : 'raw',
+    view: info.kind === 'profile' ? SP.firstView : 'raw',
     opts: { include: '', exclude: '', ranks: '', sort: 'start', mode: 'coverage' },
     useTree: info.tree === 'loaded', tree: info.tree,
     data: {}, gen: 0, selection: {},
+    starting: info.kind === 'profile',  // the first table is on its way: views wait for it
   };
   SP.files.push(fs);
   SP.select(fs);
@@ -115,7 +117,12 @@ SP.firstTable = async (fs) => {
     SP.timing.firstTableHeap = table.heap;
   }
   SP.take(fs, 'table', table);
-  SP.refreshView(fs);
+  fs.starting = false;
+  await SP.refreshView(fs);
+  if (SP.timing.firstPaint === undefined) {
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    SP.timing.firstPaint = performance.now();
+  }
 };
 
 SP.loadTree = async (fs) => {
@@ -200,7 +207,7 @@ SP.show = (view) => {
 
 // Fetches what the view needs (once per generation) and draws it.
 SP.refreshView = async (fs) => {
-  if (fs !== SP.current) return;
+  if (fs !== SP.current || fs.starting) return;
   const view = SP.views[fs.view];
   const root = SP.$('#view-' + fs.view);
   if (!view) return;
