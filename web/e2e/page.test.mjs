@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  ROOT, dropFiles, goldenProfiles, inspectCsv, launch, openPage, screenshot, setFiles, settled, showView,
+  ROOT, dropFiles, goldenProfiles, inspectCsv, launch, openPage, screenshot, setFiles, settled, showView, sp,
 } from './harness.mjs';
 import { manyRanksProfile, unsupportedFilterProfile } from './fixtures.mjs';
 
@@ -239,5 +239,17 @@ test('bad files get one sentence naming them, never a blank page', async () => {
   const page = await open(path.join(ROOT, 'tests/corpus/groups_latest.h5'));
   assert.match(await page.textContent('#notice'), /^groups_latest\.h5 is an HDF5 file but not a scope-profiler profile/);
   assert.equal(await page.evaluate(() => SP.current.view), 'raw');
+  await page.close();
+});
+
+test('the shipped C example, as the README shows it', async () => {
+  const file = path.join(tmp, 'run.h5');
+  sp(['convert', path.join(ROOT, 'examples/c_multirank'), '-o', file, '-q'], ROOT);
+  const page = await open(file);
+  await showView(page, 'regions');
+  sameRows('examples/c_multirank', await tableRows(page), inspectCsv(file));
+  await page.click('#region-table tbody tr[data-name="descend"]');
+  await page.setViewportSize({ width: 1180, height: 430 });
+  await screenshot(page, 'readme');
   await page.close();
 });

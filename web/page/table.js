@@ -42,8 +42,11 @@ SP.table.render = (fs, root) => {
   fs.pct = fs.pct || {};
   fs.collapsed = fs.collapsed || new Set();
   const rows = data.rows;
+  // Columns no row has a value in are left out: GPU times without GPU timing, % session
+  // without a scope_profiler.session row.
   const anyGpu = rows.some((r) => r.v.gpu_total !== null);
-  const cols = T.COLUMNS.filter((c) => !T.hidden.has(c.key) && (!c.gpu || anyGpu));
+  const anyPercent = rows.some((r) => r.v.percent !== null);
+  const cols = T.COLUMNS.filter((c) => !T.hidden.has(c.key) && (!c.gpu || anyGpu) && (c.key !== 'percent' || anyPercent));
   const tree = fs.opts.sort === 'start' && rows.some((r) => r.path);
   const parents = new Set();
   for (const r of rows) if (r.path && r.path.length > 1) parents.add(r.path.slice(0, -1).join('\u0001'));
