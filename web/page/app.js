@@ -202,6 +202,8 @@ SP.show = (view) => {
   fs.view = view;
   for (const b of SP.$('#views').querySelectorAll('button')) b.setAttribute('aria-selected', b.dataset.view === view);
   for (const v of document.querySelectorAll('.view')) v.classList.toggle('active', v.dataset.view === view);
+  // The filters shape the overview, the table and the ranks; not the metadata or the tree.
+  SP.$('#filters').hidden = fs.info.kind !== 'profile' || view === 'metadata' || view === 'raw';
   SP.refreshView(fs);
 };
 

@@ -97,11 +97,23 @@ SP.ranks.order = (fs) => {
   h.order = order;
 };
 
-SP.ranks.color = (shade) => {
-  if (!shade) return [238, 240, 244];
-  const [r, g, b] = shade > 0 ? [214, 48, 39] : [44, 98, 214];
+// The cell colours come from the theme's variables: --hot and --cold ("r, g, b") blended
+// over --bg by the shade's alpha, --cell-neutral within the noise.
+SP.ranks.palette = () => {
+  const css = getComputedStyle(document.documentElement);
+  const rgb = (name) => {
+    const v = css.getPropertyValue(name).trim();
+    if (v.startsWith('#')) return [1, 3, 5].map((i) => parseInt(v.slice(i, i + 2), 16));
+    return v.split(',').map(Number);
+  };
+  return { hot: rgb('--hot'), cold: rgb('--cold'), bg: rgb('--bg'), neutral: rgb('--cell-neutral') };
+};
+
+SP.ranks.color = (shade, p) => {
+  if (!shade) return p.neutral;
+  const c = shade > 0 ? p.hot : p.cold;
   const a = Math.abs(shade);
-  return [Math.round(255 + (r - 255) * a), Math.round(255 + (g - 255) * a), Math.round(255 + (b - 255) * a)];
+  return [0, 1, 2].map((i) => Math.round(p.bg[i] + (c[i] - p.bg[i]) * a));
 };
 
 SP.ranks.geometry = (fs, canvas) => {
@@ -134,6 +146,7 @@ SP.ranks.draw = (fs) => {
   const pw = Math.round(g.plotW * dpr);
   const rowPx = Math.round(R.ROW * dpr);
   const img = ctx.createImageData(pw, rowPx * h.lines);
+  const palette = R.palette();
   for (let line = 0; line < h.lines; line++) {
     const shades = h.shades.subarray(line * h.n, (line + 1) * h.n);
     for (let px = 0; px < pw; px++) {
@@ -144,7 +157,7 @@ SP.ranks.draw = (fs) => {
         const s = shades[h.order[k]];
         if (Math.abs(s) > Math.abs(best)) best = s;
       }
-      const [r, gg, bb] = R.color(best);
+      const [r, gg, bb] = R.color(best, palette);
       const gap = line === h.lines - 1 ? 0 : 1;
       for (let y = line * rowPx + (line === h.lines - 1 ? 2 : 0); y < (line + 1) * rowPx - gap; y++) {
         const o = (y * pw + px) * 4;
@@ -310,6 +323,8 @@ SP.ranks.key = (fs, e) => {
   else if (e.key === 'ArrowUp') line = Math.max(0, line - 1);
   else return;
   e.preventDefault();
+  const tip = SP.$('.heat-tip');
+  if (tip) tip.hidden = true;
   const v = fs.heatView;
   const span = v.to - v.from;
   if (pos < v.from) Object.assign(v, { from: pos, to: pos + span });
