@@ -23,8 +23,11 @@
 //!
 //! Every answer carries `io`, the file's read counters after the request.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use serde_json::{json, Value as Json};
-use sp::analysis::balance::rank_balance;
+use sp::analysis::balance::{rank_balance, Balance};
 use sp::analysis::overview::overview;
 use sp::analysis::quantiles::{calls_to_read, region_percentiles};
 use sp::analysis::{region_rows, EventReader, Layout, PercentageMode, Profile, Row, SortKey};
@@ -56,6 +59,16 @@ struct Opened {
     file: File<Source>,
     /// `None` for an HDF5 file that is not a profile.
     profile: Option<Box<Loaded>>,
+    /// The last report rows and load balance, by the options they were computed for: the
+    /// overview, the ranks view and every heatmap hover share them.
+    report: RefCell<Option<(String, Rc<Report>)>>,
+}
+
+/// Rows as the report computes its overview from (start order, own times filled in) and
+/// their load balance.
+struct Report {
+    rows: Vec<Row>,
+    balance: Option<Balance>,
 }
 
 struct Loaded {
@@ -180,6 +193,7 @@ impl Session {
             source,
             file,
             profile,
+            report: RefCell::new(None),
         };
         answer["io"] = opened.io();
         let id = match self.files.iter().position(Option::is_none) {
@@ -337,35 +351,46 @@ impl Opened {
         }))
     }
 
-    /// Rows as the report computes its overview from: start order, own times filled in.
-    fn report_rows(
-        &self,
-        req: &Json,
-    ) -> Result<(Vec<Row>, Options, &'static str, &Profile), String> {
-        self.rows(req, Some(SortKey::Start), Some(PercentageMode::Exclusive))
+    /// The report rows (start order, own times filled in, as the report computes its
+    /// overview from) and their load balance, for a request's options; computed once.
+    fn report(&self, req: &Json) -> Result<(Rc<Report>, &'static str, &Profile), String> {
+        let (profile, source) = self.profile_for(req)?;
+        let key = json!([req["include"], req["exclude"], req["ranks"], source]).to_string();
+        if let Some((k, report)) = &*self.report.borrow() {
+            if *k == key {
+                return Ok((report.clone(), source, profile));
+            }
+        }
+        let (rows, opts, _, _) =
+            self.rows(req, Some(SortKey::Start), Some(PercentageMode::Exclusive))?;
+        let balance = rank_balance(profile, &rows, opts.ranks.as_deref());
+        let report = Rc::new(Report { rows, balance });
+        *self.report.borrow_mut() = Some((key, report.clone()));
+        Ok((report, source, profile))
     }
 
     fn overview(&self, req: &Json) -> Answer {
-        let (rows, opts, source, profile) = self.report_rows(req)?;
-        let balance = rank_balance(profile, &rows, opts.ranks.as_deref());
-        let mut answer = overview_json(&overview(profile, &rows, balance.as_ref()));
+        let (report, source, profile) = self.report(req)?;
+        let mut answer = overview_json(&overview(profile, &report.rows, report.balance.as_ref()));
         answer["source"] = json!(source);
         Ok(answer)
     }
 
     fn balance(&self, req: &Json, bin: &mut Vec<u8>) -> Answer {
-        let (rows, opts, source, profile) = self.report_rows(req)?;
-        let Some(balance) = rank_balance(profile, &rows, opts.ranks.as_deref()) else {
+        let (report, source, _) = self.report(req)?;
+        let Some(balance) = &report.balance else {
             bin.clear();
             return Ok(json!({ "source": source, "balance": null }));
         };
-        Ok(json!({ "source": source, "balance": balance_json(&balance, bin) }))
+        Ok(json!({ "source": source, "balance": balance_json(balance, bin) }))
     }
 
     /// One heatmap cell in words: `{rank, region, value_text, change_text, …}`.
     fn cell(&self, req: &Json) -> Answer {
-        let (rows, opts, _, profile) = self.report_rows(req)?;
-        let balance = rank_balance(profile, &rows, opts.ranks.as_deref())
+        let (report, _, _) = self.report(req)?;
+        let balance = report
+            .balance
+            .as_ref()
             .ok_or("There is no load balance for these ranks.")?;
         let rank = req["rank"].as_u64().and_then(|r| u32::try_from(r).ok());
         let column = balance
