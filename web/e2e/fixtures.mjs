@@ -65,3 +65,8 @@ export function manyRanksProfile(_tmp, ranks) {
 export function unsupportedFilterProfile() {
   return path.join(ROOT, 'web/e2e/fixtures/unsupported_filter.h5');
 }
+
+// A schema-1 (legacy, per-rank groups) profile (fixtures/make_schema1.py).
+export function schema1Profile() {
+  return path.join(ROOT, 'web/e2e/fixtures/schema1.h5');
+}

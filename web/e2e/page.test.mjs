@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import {
   ROOT, dropFiles, goldenProfiles, inspectCsv, launch, openPage, screenshot, setFiles, settled, showView, sp,
 } from './harness.mjs';
-import { manyRanksProfile, unsupportedFilterProfile } from './fixtures.mjs';
+import { manyRanksProfile, schema1Profile, unsupportedFilterProfile } from './fixtures.mjs';
 
 const NUMBERS = ['total', 'coverage', 'exclusive', 'avg', 'min', 'max', 'first', 'last', 'std',
   'p50', 'p95', 'p99', 'imbalance', 'gpu_total', 'gpu_avg', 'start', 'parent_coverage', 'percent'];
@@ -90,6 +90,18 @@ test('every golden profile: the region table equals sp inspect --format csv', as
     const rows = await tableRows(page);
     sameRows(label, rows, inspectCsv(file));
     await sameDom(page, label, rows);
+    assert.deepEqual(page.errors, [], label);
+    await page.close();
+  }
+});
+
+test('a schema-1 profile and a 10,000-rank profile: tables equal sp inspect --format csv', async () => {
+  for (const file of [schema1Profile(), manyRanksProfile(tmp, 10000)]) {
+    const label = path.basename(file);
+    const page = await open(file);
+    await showView(page, 'regions');
+    assert.equal(await page.evaluate(() => SP.current.tree), 'loaded', label);
+    sameRows(label, await tableRows(page), inspectCsv(file));
     assert.deepEqual(page.errors, [], label);
     await page.close();
   }
