@@ -188,7 +188,12 @@ SP.select = (fs) => {
   f.mode.value = fs.opts.mode;
   const profile = fs.info.kind === 'profile';
   f.hidden = !profile;
-  for (const b of SP.$('#views').querySelectorAll('button')) b.disabled = !profile && b.dataset.view !== 'raw';
+  const ops = fs.info.ops || [];
+  for (const b of SP.$('#views').querySelectorAll('button')) {
+    const raw = b.dataset.view === 'raw';
+    b.disabled = raw ? !ops.includes('raw') : !profile;
+    b.hidden = raw && !ops.includes('raw');
+  }
   const notice = SP.$('#notice');
   notice.hidden = !fs.info.notice;
   notice.textContent = fs.info.notice || '';

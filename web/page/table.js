@@ -156,7 +156,9 @@ SP.table.toolbar = (fs, data, lazy) => {
     ' ' + c.label)));
   menu.append(button, list);
   bar.append(menu);
-  bar.append(SP.el('button', { id: 'download-csv', title: 'The rows as sp inspect --format csv writes them', text: 'Download CSV', onclick: () => T.downloadCsv(fs) }));
+  if ((fs.info.ops || []).includes('csv')) {
+    bar.append(SP.el('button', { id: 'download-csv', title: 'The rows as sp inspect --format csv writes them', text: 'Download CSV', onclick: () => T.downloadCsv(fs) }));
+  }
   if (fs.treeError) bar.append(SP.el('span', { class: 'muted', text: fs.treeError }));
   else if (fs.tree === 'too-large') bar.append(SP.el('span', { class: 'muted', text: 'The call tree of ' + fs.info.calls.toLocaleString('en-US') + ' calls is not built in the browser; rows come from the index.' }));
   else if (fs.tree === 'available') bar.append(SP.el('span', { class: 'muted', text: 'reading the call tree…' }));

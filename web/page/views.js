@@ -80,9 +80,10 @@ SP.views.metadata = {
 
 SP.views.raw = {
   name: 'raw',
-  needs: () => ['raw'],
+  needs: (fs) => ((fs.info.ops || []).includes('raw') ? ['raw'] : []),
   render: (fs, root) => {
     const raw = fs.data.raw;
+    if (!raw) { root.replaceChildren(); return; }
     if (raw.error) { root.replaceChildren(SP.el('p', { class: 'error', text: raw.error })); return; }
     const body = SP.el('tbody');
     for (const e of raw.entries) {

@@ -50,11 +50,16 @@ pub fn profile(name: &str, e: &analysis::Error) -> String {
     }
 }
 
-/// The notice above the raw view of an HDF5 file that is not a profile.
-pub fn not_a_profile(name: &str) -> String {
+/// The notice for an HDF5 file that is not a profile, above its raw view when there is one.
+pub fn not_a_profile(name: &str, raw_view: bool) -> String {
     format!(
         "{name} is an HDF5 file but not a scope-profiler profile (it has no \
-         scope_profiler_schema attribute and no rank groups); showing its HDF5 tree."
+         scope_profiler_schema attribute and no rank groups){}",
+        if raw_view {
+            "; showing its HDF5 tree."
+        } else {
+            "."
+        }
     )
 }
 

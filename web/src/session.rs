@@ -40,6 +40,19 @@ use crate::selection::Options;
 use crate::source::{Bytes, Source};
 use crate::views::{balance_json, cell_text, metadata_json, overview_json, percentiles_json};
 
+/// The requests this build answers (the page hides what needs another).
+pub const OPS: [&str; 9] = [
+    "open",
+    "close",
+    "io",
+    "tree",
+    "table",
+    "overview",
+    "balance",
+    "cell",
+    "percentiles",
+];
+
 /// Profiles with at most this many calls are read whole for their call tree. Building it
 /// holds about 150 bytes per call, so the tab stays well under 300 MB.
 pub const TREE_CALLS: u64 = 1 << 20;
@@ -163,7 +176,7 @@ impl Session {
             return Err(messages::native_trace(&name));
         }
         let file = File::open(source.clone()).map_err(|e| messages::hdf5(&name, &e))?;
-        let mut answer = json!({ "name": name, "size": size });
+        let mut answer = json!({ "name": name, "size": size, "ops": OPS });
         let profile = if is_profile(&file).map_err(|e| messages::hdf5(&name, &e))? {
             let loaded = load(&name, &file, size)?;
             let p = &loaded.index;
@@ -185,7 +198,7 @@ impl Session {
             Some(Box::new(loaded))
         } else {
             answer["kind"] = json!("hdf5");
-            answer["notice"] = json!(messages::not_a_profile(&name));
+            answer["notice"] = json!(messages::not_a_profile(&name, OPS.contains(&"raw")));
             None
         };
         let opened = Opened {
