@@ -118,6 +118,7 @@ SP.firstTable = async (fs) => {
   }
   SP.take(fs, 'table', table);
   fs.starting = false;
+  if (table.ok) SP.status('Opened ' + fs.name + ' in ' + Math.round(performance.now() - SP.timing.start) + ' ms, from its index' + (fs.tree === 'available' ? '; reading its call tree…' : '.'));
   await SP.refreshView(fs);
   if (SP.timing.firstPaint === undefined) {
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));

@@ -63,10 +63,14 @@ SP.ranks.render = (fs, root) => {
   if (fs.selection.rank !== undefined) R.showSelection(fs);
 };
 
+// The report's limit: the lines with the largest excess, the rest behind "show all".
+SP.ranks.LINES = 12;
+
 SP.ranks.table = (fs, b) => {
   const head = ['region', 'mean', 'min', 'max', 'slowest rank', 'imbalance', 'excess', 'min · mean · max'];
   const tbody = SP.el('tbody');
-  for (const l of b.lines) {
+  const shown = fs.allLines ? b.lines : b.lines.slice(0, SP.ranks.LINES);
+  for (const l of shown) {
     tbody.append(SP.el('tr', { dataset: { name: l.name }, class: fs.selection.region === l.name ? 'selected' : null },
       SP.el('td', { class: 'name left' }, SP.el('a', { class: 'region', text: l.name, onclick: () => SP.goToRegion(l.name) })),
       SP.el('td', { text: l.mean_text, title: l.mean + ' s' }),
@@ -79,8 +83,14 @@ SP.ranks.table = (fs, b) => {
         SP.el('span', { class: 'range', style: 'left:' + l.low + '%;width:' + Math.max(0.5, l.high - l.low) + '%' }),
         SP.el('span', { class: 'mean', style: 'left:' + l.mean_pos + '%' })))));
   }
-  return SP.el('table', { class: 'grid balance', id: 'balance-table' },
+  const table = SP.el('table', { class: 'grid balance', id: 'balance-table' },
     SP.el('thead', {}, SP.el('tr', {}, head.map((h, i) => SP.el('th', { class: i === 0 || i === 7 ? 'left' : null, text: h })))), tbody);
+  if (b.lines.length <= SP.ranks.LINES) return table;
+  const more = SP.el('div', { class: 'toolbar' }, SP.el('button', {
+    text: fs.allLines ? 'show the first ' + SP.ranks.LINES : 'show all ' + b.lines.length + ' regions',
+    onclick: () => { fs.allLines = !fs.allLines; SP.ranks.render(fs, SP.$('#view-ranks')); },
+  }));
+  return SP.el('div', {}, table, more);
 };
 
 // The order ranks are drawn in: numeric, or by a line's values, largest first.
