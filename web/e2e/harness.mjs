@@ -27,11 +27,15 @@ export async function launch() {
 export async function openPage(browser, viewport = { width: 1400, height: 900 }) {
   const page = await browser.newPage({ viewport });
   const errors = [];
+  const network = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // Nothing leaves the tab: every request must stay inside it.
+  page.on('request', (r) => { if (!/^(file|blob|data):/.test(r.url())) network.push(r.url()); });
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(pathToFileURL(PAGE).href);
   await page.waitForFunction(() => typeof SP !== 'undefined' && SP.ready !== null);
   page.errors = errors;
+  page.network = network;
   return page;
 }
 

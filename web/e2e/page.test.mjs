@@ -75,6 +75,10 @@ test('the first screen says nothing leaves the tab', async () => {
   assert.equal(await page.getAttribute('#file-input', 'multiple'), '');
   await screenshot(page, '0-welcome');
   assert.deepEqual(page.errors, []);
+  // The page's policy forbids any connection, so a stray fetch would fail, not leave.
+  const blocked = await page.evaluate(() => fetch('http://127.0.0.1:9/').then(() => 'sent', (e) => 'blocked: ' + e.message));
+  assert.match(blocked, /^blocked/);
+  assert.deepEqual(page.network, []);
   await page.close();
 });
 
@@ -91,6 +95,7 @@ test('every golden profile: the region table equals sp inspect --format csv', as
     sameRows(label, rows, inspectCsv(file));
     await sameDom(page, label, rows);
     assert.deepEqual(page.errors, [], label);
+    assert.deepEqual(page.network, [], label + ': requests that leave the tab');
     await page.close();
   }
 });
