@@ -62,19 +62,19 @@ venv_ok() {
     [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - "$SP_REF_VERSION" >/dev/null 2>&1 <<'EOF'
 import sys
 from importlib.metadata import version
-import h5py, scope_profiler  # noqa: F401
+import h5py, hdf5plugin, netCDF4, scope_profiler  # noqa: F401
 sys.exit(0 if version("scope-profiler") == sys.argv[1] else 1)
 EOF
 }
 if ! venv_ok; then
-    echo "setup-env: python venv $VENV with scope-profiler==$SP_REF_VERSION h5py"
+    echo "setup-env: python venv $VENV with scope-profiler==$SP_REF_VERSION h5py hdf5plugin netCDF4"
     if [ ! -x "$VENV/bin/python" ]; then
         quietly "$BASE_PYTHON" -m venv "$VENV"
     fi
     quietly "$VENV/bin/python" -m pip install --disable-pip-version-check \
-        "scope-profiler==$SP_REF_VERSION" h5py
+        "scope-profiler==$SP_REF_VERSION" h5py hdf5plugin netCDF4
     if ! venv_ok; then
-        echo "setup-env: $VENV still does not import scope_profiler $SP_REF_VERSION and h5py" >&2
+        echo "setup-env: $VENV still does not import scope_profiler $SP_REF_VERSION, h5py, hdf5plugin and netCDF4" >&2
         exit 1
     fi
 fi
@@ -92,6 +92,15 @@ if have rustup; then
     fi
 else
     echo "setup-env: rustup not found; install Rust (rustup) first" >&2
+    exit 1
+fi
+
+# --- robustness (issue 12): the libhdf5 version matrix's venvs -------------------------
+# One venv per libhdf5 version (h5py wheels bundling 1.12, 1.14, 2.0) under target/matrix/,
+# made once and reused; tests/version_matrix.rs calls the same script.
+if ! "$REPO/scripts/matrix-venvs.sh" >"$LOG" 2>&1; then
+    echo "setup-env: failed: scripts/matrix-venvs.sh" >&2
+    cat "$LOG" >&2
     exit 1
 fi
 

@@ -17,8 +17,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "tests"
 cargo test --workspace
 
-step "the library builds for WebAssembly"
+step "the library builds for WebAssembly, with the test that drives every front end through it"
 cargo build --lib --no-default-features --target wasm32-unknown-unknown
+cargo test -p sp-front-ends --no-run --target wasm32-unknown-unknown
 
 step "static musl release build passes the golden tests"
 cargo build --release --target x86_64-unknown-linux-musl
@@ -43,5 +44,14 @@ SP_BIN="$PWD/$musl_bin" npm --prefix web/e2e test
 
 step "benchmark harness, quick mode (tiny workloads; checks both tools agree, no targets)"
 "$SP_PYTHON" bench/compare.py --quick --sp "$PWD/$musl_bin"
+
+# --- robustness (issue 12): fuzz every target for about a minute ----------------------
+# cargo-fuzz is installed once under target/tools; fuzz/campaign.sh seeds each target from
+# the golden and corpus files and fails on a crash, a run over 10 s or an allocation over
+# 256 MiB (the long campaign and its figures: fuzz/README.md).
+step "fuzz targets, 60 s each"
+SP_FUZZ_SECONDS=${SP_FUZZ_SECONDS:-60}
+fuzz/campaign.sh "$SP_FUZZ_SECONDS"
+# --- end robustness ----------------------------------------------------------------------
 
 step "all checks passed"

@@ -244,3 +244,116 @@ fn closed_stdout_is_not_a_failure() {
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
     assert!(dir.join("run.h5").exists());
 }
+
+const SUBCOMMANDS: [&str; 6] = ["convert", "inspect", "export", "ls", "completions", "man"];
+
+#[test]
+fn completions_name_every_subcommand() {
+    let dir = support::scratch_dir("cli-completions");
+    for shell in ["bash", "zsh", "fish"] {
+        let out = sp_in(&dir, &["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
+        let script = String::from_utf8_lossy(&out.stdout);
+        for sub in SUBCOMMANDS {
+            assert!(script.contains(sub), "{shell} completions lack {sub}");
+        }
+        // Options of the subcommands too, not only their names.
+        assert!(script.contains("percentage-mode"), "{shell}");
+    }
+    assert_eq!(sp_in(&dir, &["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn man_page_names_every_subcommand() {
+    let dir = support::scratch_dir("cli-man");
+    let out = sp_in(&dir, &["man"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH sp 1"),
+        "{page}"
+    );
+    for sub in SUBCOMMANDS {
+        assert!(
+            page.contains(&format!("sp\\-{sub}")),
+            "man page lacks {sub}"
+        );
+    }
+    let convert = sp_in(&dir, &["man", "convert"]);
+    let page = String::from_utf8_lossy(&convert.stdout);
+    assert!(
+        page.contains(".TH sp-convert 1") && page.contains("\\-\\-merge"),
+        "{page}"
+    );
+    assert_fails_with(&sp_in(&dir, &["man", "nope"]), "sp: no subcommand \"nope\"");
+}
+
+/// `sp inspect … | head`: the reader closing the pipe ends sp quietly with status 0.
+#[test]
+fn inspect_on_a_closed_stdout_is_quiet() {
+    let dir = support::scratch_dir("cli-inspect-pipe");
+    let profile = golden("mixed/expected/merged.h5");
+    let mut child = support::sp()
+        .current_dir(&dir)
+        .args(["inspect", profile.to_str().unwrap(), "--format", "csv"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_ranks_and_patterns_are_usage_errors() {
+    let dir = support::scratch_dir("cli-usage-values");
+    let profile = golden("synthetic/expected/golden.h5");
+    let out = sp_in(
+        &dir,
+        &["inspect", profile.to_str().unwrap(), "--ranks", "3-1"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sp: --ranks: \"3-1\" is not a rank or a range like 0-3\n"
+    );
+    let out = sp_in(
+        &dir,
+        &["inspect", profile.to_str().unwrap(), "--include", "("],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("sp: pattern \"(\": "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// An export that fails half-way leaves no output file behind.
+#[test]
+fn failed_export_leaves_no_output() {
+    let dir = support::scratch_dir("cli-export-atomic");
+    // Its calls overlap, so speedscope (which needs them nested) refuses it.
+    let profile = golden("chunked/expected/big.h5");
+    let out = sp_in(
+        &dir,
+        &[
+            "export",
+            "speedscope",
+            profile.to_str().unwrap(),
+            "-o",
+            "out.json",
+        ],
+    );
+    // The error is about the profile read, so it names the profile, not the output.
+    assert_fails_with(
+        &out,
+        &format!(
+            "sp: {}: damaged profile: the calls of rank 0 do not nest",
+            profile.display()
+        ),
+    );
+    assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+}

@@ -123,6 +123,31 @@ fn merge_into_aggregate_profile_without_label() {
 }
 
 #[test]
+fn python_lzf_profile() {
+    check_case("h5_python_lzf");
+}
+
+#[test]
+fn python_zstd_profile() {
+    check_case("h5_python_zstd");
+}
+
+#[test]
+fn python_gzip_option_profile() {
+    check_case("h5_python_gzip_option");
+}
+
+#[test]
+fn lzf_profile_with_traces() {
+    check_case("h5_lzf_with_traces");
+}
+
+#[test]
+fn merge_into_zstd_profile() {
+    check_case("merge_zstd");
+}
+
+#[test]
 fn every_case_directory_is_tested() {
     let mut cases: Vec<String> = std::fs::read_dir(support::repo().join("tests/golden"))
         .unwrap()
@@ -141,13 +166,18 @@ fn every_case_directory_is_tested() {
             "h5_c_schema2",
             "h5_c_schema2_with_traces",
             "h5_gzip_with_traces",
+            "h5_lzf_with_traces",
             "h5_mixed_with_traces",
             "h5_python_agg",
             "h5_python_gzip",
+            "h5_python_gzip_option",
+            "h5_python_lzf",
             "h5_python_rich",
+            "h5_python_zstd",
             "merge_agg",
             "merge_gzip",
             "merge_rich_likwid",
+            "merge_zstd",
             "mixed",
             "synthetic",
         ]

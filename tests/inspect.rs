@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
+use sp::analysis::{load, region_rows, RowOptions, Selection};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 
@@ -268,13 +268,8 @@ fn fast_path_reads_a_tiny_fraction_of_a_large_profile() {
         read: Cell::new(0),
     };
     let file = File::open(&counting).expect("open");
-    let summary = Profile::read_summary(&file).expect("summary");
-    let rows = region_rows(
-        &summary,
-        &Selection::all(),
-        SortKey::Start,
-        PercentageMode::Coverage,
-    );
+    let summary = load::read_summary(&file).expect("summary");
+    let rows = region_rows(&summary, &Selection::all(), RowOptions::default());
     let read = counting.read.get();
     assert_eq!(rows.len(), 8);
     assert_eq!(rows[0].calls, 400_000);
@@ -295,8 +290,8 @@ fn fast_path_reads_a_tiny_fraction_of_a_large_profile() {
         read: Cell::new(0),
     };
     let file = File::open(&counting).expect("open");
-    let full = Profile::read(&file).expect("full");
-    assert!(full.events);
+    let full = load::read_full(&file).expect("full");
+    assert!(full.has_events());
     assert!(counting.read.get() > 50_000_000);
 }
 
@@ -373,4 +368,98 @@ fn flat_from_events_equals_flat_from_stored_summaries() {
         compared >= 12,
         "only {compared} profiles have summary_statistics"
     );
+}
+
+/// A profile with a `scope_profiler.session` root, `work` in it and `inner` in `work`, so a
+/// row's coverage and exclusive time differ.
+fn session_profile() -> Vec<u8> {
+    use sp::schema::merged::{MergedProfile as Columnar, ProfileRow as Row};
+    let row = |region_id: u32, starts: Vec<i64>, ends: Vec<i64>| Row {
+        rank: 0,
+        region_id,
+        source_file: String::new(),
+        source_line: -1,
+        source_text: String::new(),
+        starts,
+        ends,
+    };
+    let profile = Columnar {
+        region_names: vec![
+            "scope_profiler.session".into(),
+            "work".into(),
+            "inner".into(),
+        ],
+        rows: vec![
+            row(0, vec![0], vec![1_000]),
+            row(1, vec![100, 500], vec![400, 600]),
+            row(2, vec![150], vec![350]),
+        ],
+        ..Columnar::default()
+    };
+    let writer = sp::schema::write::to_hdf5(&profile).expect("encode");
+    let mut bytes = Vec::new();
+    writer.finish(&mut bytes).expect("write");
+    bytes
+}
+
+/// `--format csv` follows `--percentage-mode` as the JSON and the table do (and as the
+/// reference's `% session` column does: exclusive time over the session's total), where it
+/// used to print coverage percentages whatever the mode.
+#[test]
+fn csv_percent_follows_the_percentage_mode() {
+    let dir = support::scratch_dir("inspect-csv-mode");
+    let file = dir.join("session.h5");
+    std::fs::write(&file, session_profile()).expect("write profile");
+    let reference = json_of(
+        Command::new(support::python())
+            .arg(support::repo().join("tests/inspect/reference_rows.py"))
+            .arg(&file)
+            .args(["--percentage-mode", "exclusive"]),
+    );
+    let rows = reference["regions"].as_array().expect("rows");
+    let session = rows
+        .iter()
+        .find(|r| r["name"] == "scope_profiler.session")
+        .and_then(|r| r["total"].as_f64())
+        .expect("session total");
+    let csv = support::run_ok(
+        support::sp()
+            .args([
+                "inspect",
+                "--format",
+                "csv",
+                "--percentage-mode",
+                "exclusive",
+            ])
+            .arg(&file),
+    );
+    let text = String::from_utf8(csv.stdout).expect("utf-8");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect("column");
+    let (name, percent, coverage) = (column("name"), column("percent"), column("coverage"));
+    let mut checked = 0;
+    for (line, expected) in lines.zip(rows) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells[name], expected["name"].as_str().expect("name"));
+        let base = if cells[name] == "scope_profiler.session" {
+            expected["total"].as_f64()
+        } else {
+            expected["exclusive"].as_f64()
+        };
+        let want = 100.0 * base.expect("exclusive") / session;
+        let got: f64 = cells[percent].parse().expect("percent");
+        assert_eq!(got, want, "{line}");
+        if cells[name] == "work" {
+            let covered: f64 = cells[coverage].parse().expect("coverage");
+            assert_ne!(
+                got,
+                100.0 * covered / session,
+                "exclusive differs from coverage"
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    std::fs::remove_dir_all(dir).ok();
 }

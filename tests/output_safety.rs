@@ -12,16 +12,6 @@ use std::time::{Duration, Instant};
 
 use sp::trace::{encode, Endian, Region, Trace, Version};
 
-/// The directory's entries, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// A one-region trace of `calls` calls (16 bytes each).
 fn write_trace(path: &Path, calls: usize) {
     let starts: Vec<i64> = (0..calls as i64).map(|i| i * 10).collect();
@@ -40,7 +30,7 @@ fn write_trace(path: &Path, calls: usize) {
 }
 
 fn has_temporary(dir: &Path) -> bool {
-    listing(dir).iter().any(|n| n.ends_with(".tmp"))
+    support::listing(dir).iter().any(|n| n.ends_with(".tmp"))
 }
 
 /// Sends `signal` (a `kill -s` name) to `child` as soon as a temporary output appears in
@@ -78,7 +68,7 @@ fn assert_interrupt_cleans_up(
     for scale in 0..5 {
         make_input(1 << (18 + scale));
         std::fs::write(&dest, b"the previous output").unwrap();
-        let before = listing(dir);
+        let before = support::listing(dir);
         let mut child = support::sp()
             .current_dir(dir)
             .args(args)
@@ -99,7 +89,11 @@ fn assert_interrupt_cleans_up(
             "{args:?}"
         );
         assert_eq!(std::fs::read(&dest).unwrap(), b"the previous output");
-        assert_eq!(listing(dir), before, "{args:?} {signal} left files behind");
+        assert_eq!(
+            support::listing(dir),
+            before,
+            "{args:?} {signal} left files behind"
+        );
         return;
     }
     panic!("{args:?}: every run finished before it could be interrupted");
@@ -181,13 +175,17 @@ fn unusable_output_locations_fail_before_any_work_and_leave_nothing() {
         ("nope/out.h5", "directory nope does not exist"),
         ("plain/out.h5", "plain is not a directory"),
     ] {
-        let before = listing(&dir);
+        let before = support::listing(&dir);
         let line = format!("sp: {output}: cannot create output: {message}\n");
         assert_fails_with(&dir, &["convert", trace, "-o", output, "-q"], &line);
         assert_fails_with(&dir, &["convert", trace, "--compress", "-o", output], &line);
         assert_fails_with(&dir, &["export", "json", profile, "-o", output], &line);
-        assert_eq!(listing(&dir), before, "{output}: files left behind");
-        assert!(listing(&dir.join("existing")).is_empty());
+        assert_eq!(
+            support::listing(&dir),
+            before,
+            "{output}: files left behind"
+        );
+        assert!(support::listing(&dir.join("existing")).is_empty());
     }
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -7,7 +7,7 @@
 use serde_json::{json, Value as Json};
 use sp::analysis::balance::{balance_lines, rank_balance, Balance};
 use sp::analysis::overview::{overview, Overview, Part};
-use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
+use sp::analysis::{load, region_rows, PercentageMode, RowOptions, Selection};
 use sp::hdf5lite::reader::File;
 
 fn expected() -> Vec<Json> {
@@ -41,17 +41,16 @@ fn overview_of(path: &str, index: bool) -> (Overview, Option<Balance>) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let file = File::open(bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
     let profile = if index {
-        Profile::read_index(&file)
+        load::read_index(&file)
     } else {
-        Profile::read(&file)
+        load::read_full(&file)
     }
     .unwrap_or_else(|e| panic!("{path}: {e}"));
-    let rows = region_rows(
-        &profile,
-        &Selection::all(),
-        SortKey::Start,
-        PercentageMode::Exclusive,
-    );
+    let options = RowOptions {
+        mode: PercentageMode::Exclusive,
+        ..RowOptions::default()
+    };
+    let rows = region_rows(&profile, &Selection::all(), options);
     let balance = rank_balance(&profile, &rows, None);
     (overview(&profile, &rows, balance.as_ref()), balance)
 }

@@ -73,6 +73,7 @@ fn read_everything(bytes: &[u8]) -> Result<usize> {
                     }
                     d.read_values()?;
                 }
+                Ok(Object::Datatype(_)) => {}
                 // Committed datatypes and the like: nothing more to read.
                 Err(e) if e.kind() == ErrorKind::Unsupported => {}
                 Err(e) => return Err(e),
@@ -273,7 +274,7 @@ fn ls_on_damaged_files_fails_in_one_line() {
         std::fs::write(dir.join(name), &bytes).unwrap();
         let out = support::sp()
             .current_dir(&dir)
-            .args(["ls", "--data", name])
+            .args(["ls", "--data", "--strict", name])
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
@@ -281,6 +282,16 @@ fn ls_on_damaged_files_fails_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{name}: {err}");
         assert!(err.starts_with(&format!("sp: {name}: ")), "{name}: {err}");
     }
+    // Without --strict, a file whose root reads lists what it can and marks the rest.
+    let out = support::sp()
+        .current_dir(&dir)
+        .args(["ls", "--data", "cut.h5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(listing.starts_with("/  group\n"), "{listing}");
+    assert!(listing.contains("\n    ! "), "{listing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -316,8 +327,10 @@ fn dataspace_past_its_maximum_fails_in_one_line() {
     ] {
         let out_file = out_dir.join("out.h5");
         let out_arg = out_file.to_str().unwrap();
+        let reason =
+            format!("{object}: dataspace dimension 0 of {dims} passes its maximum of {max}");
         for args in [
-            vec!["ls", "--data", file],
+            vec!["ls", "--data", "--strict", file],
             vec!["inspect", file],
             vec!["convert", file, "-o", out_arg, "-q"],
         ] {
@@ -325,13 +338,24 @@ fn dataspace_past_its_maximum_fails_in_one_line() {
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-            let want = format!(
-                "sp: {file}: {object}: dataspace dimension 0 of {dims} passes its maximum of \
-                 {max} (at byte "
-            );
+            let want = if args[0] == "ls" {
+                format!("sp: {file}: 1 parts could not be read; the first: {reason} (at byte ")
+            } else {
+                format!("sp: {file}: {reason} (at byte ")
+            };
             assert!(err.starts_with(&want), "{args:?}: {err:?}");
             assert!(!out_file.exists(), "{args:?} left an output");
         }
+        // Without --strict, ls lists the rest of the file and marks the damaged dataset.
+        let out = sp_capped(&corpus, &["ls", "--data", file]);
+        assert_eq!(out.status.code(), Some(0));
+        let listing = String::from_utf8_lossy(&out.stdout);
+        let line = format!("{object}  not readable here: dataspace dimension 0 of {dims}");
+        assert!(listing.contains(&line), "{listing}");
+        assert!(
+            listing.contains("/region_table/names  dataset"),
+            "{listing}"
+        );
     }
     std::fs::remove_dir_all(&out_dir).unwrap();
 }

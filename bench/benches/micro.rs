@@ -1,6 +1,7 @@
 //! Micro-benchmarks of the stages of `sp convert`, on generated workload data:
-//! trace parsing with timestamp decoding, summary statistics, schema-3 encoding, and
-//! deflate of one shuffled 64 KiB chunk with the available backends.
+//! trace parsing with timestamp decoding, summary statistics, schema-3 encoding, deflate of
+//! one shuffled 64 KiB chunk with the available backends, and decoding one 8 KiB event chunk
+//! through each compression filter the reader undoes.
 //!
 //! `cargo bench -p sp-bench` (add `-- parse` etc. to pick a group).
 
@@ -159,5 +160,59 @@ fn deflate(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, parse, statistics, encoding, deflate);
+/// Decoding one chunk through the filters the reader undoes: a profile's 8 KiB event chunk
+/// as the reference's writer stored it (shuffled, then lzf by h5py or zstd by hdf5plugin:
+/// `bench/data`), with each pure-Rust decoder; deflate (zlib-rs) of the same bytes for
+/// scale.
+fn filters(c: &mut Criterion) {
+    let data = |name: &str| {
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("data")
+                .join(name),
+        )
+        .expect("bench/data")
+    };
+    let lzf_stream = data("start_deltas_chunk1.lzf");
+    let zstd_frame = data("start_deltas_chunk1.zst");
+    let n = 8192;
+    let shuffled = lzf::decompress(&lzf_stream, n).expect("valid lzf");
+    let zlib = {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(4));
+        e.write_all(&shuffled).expect("Vec write");
+        e.finish().expect("Vec write")
+    };
+    let mut g = c.benchmark_group("filters");
+    g.throughput(Throughput::Bytes(n as u64));
+    g.bench_function("lzf/lzf", |b| {
+        b.iter(|| {
+            lzf::decompress(black_box(&lzf_stream), n)
+                .expect("valid")
+                .len()
+        })
+    });
+    g.bench_function("lzf/lzf-rust", |b| {
+        b.iter(|| {
+            let mut out = vec![0u8; n];
+            lzf_rust::decompress(black_box(&lzf_stream), &mut out).expect("valid")
+        })
+    });
+    g.bench_function("zstd/ruzstd", |b| {
+        b.iter(|| {
+            sp::hdf5lite::filters::zstd::decode(black_box(&zstd_frame), n, 0)
+                .expect("valid")
+                .len()
+        })
+    });
+    g.bench_function("deflate/zlib-rs", |b| {
+        b.iter(|| {
+            sp::hdf5lite::filters::inflate(black_box(&zlib), n, 0)
+                .expect("valid")
+                .len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse, statistics, encoding, deflate, filters);
 criterion_main!(benches);

@@ -1,9 +1,12 @@
-//! Any bytes as an HDF5 file: open, walk every group, read every attribute and dataset under
-//! tight limits. Errors are fine; panics, hangs and huge allocations are not.
+//! Any bytes as an HDF5 file, listed the way `sp ls --json --data` lists it: the tree walk
+//! (every link and attribute one at a time, every datatype, reference and filter decoder on
+//! every dataset) and both printers, under tight limits. Errors are fine; panics, hangs and
+//! huge allocations are not.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sp::hdf5lite::reader::{File, LinkKind, Object};
+use sp::hdf5lite::reader::File;
+use sp::hdf5lite::tree::{self, Options, Walk};
 use sp::hdf5lite::Limits;
 
 fuzz_target!(|data: &[u8]| {
@@ -18,37 +21,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(file) = File::open_with_limits(data, limits) else {
         return;
     };
-    let mut pending = vec!["/".to_owned()];
-    let mut visited = 0;
-    while let Some(path) = pending.pop() {
-        visited += 1;
-        if visited > 256 {
-            return;
-        }
-        match file.object(&path) {
-            Ok(Object::Group(group)) => {
-                if let Ok(attrs) = group.attributes() {
-                    for a in attrs {
-                        let _ = a.value(&file);
-                    }
-                }
-                if let Ok(links) = group.links() {
-                    for link in links {
-                        if matches!(link.kind, LinkKind::Hard(_)) {
-                            pending.push(format!("{}/{}", path.trim_end_matches('/'), link.name));
-                        }
-                    }
-                }
-            }
-            Ok(Object::Dataset(ds)) => {
-                if let Ok(attrs) = ds.attributes() {
-                    for a in attrs {
-                        let _ = a.value(&file);
-                    }
-                }
-                let _ = ds.read_values();
-            }
-            Err(_) => {}
-        }
+    let options = Options {
+        values: true,
+        max_elements: Some(4096),
+    };
+    if let Ok(walk) = Walk::new(&file, "/", options) {
+        let _ = tree::write_json(&mut std::io::sink(), walk.take(256));
+    }
+    if let Ok(walk) = Walk::new(&file, "/", Options::default()) {
+        let _ = tree::write_text(&mut std::io::sink(), walk.take(256));
     }
 });

@@ -13,9 +13,10 @@ use std::collections::HashMap;
 
 use super::calltree;
 use super::numeric::{self, seconds};
-use super::profile::{Profile, RankCalls, Region};
-use super::rows::{selected_regions, Row, Selection};
-use super::units::duration_text;
+use super::rows::{selected_regions, RegionRow};
+use super::selection::Selection;
+use super::units::{duration_text, signed_pct};
+use crate::schema::{Profile, RankCalls, Region};
 
 /// The session root's region name.
 pub const SESSION: &str = "scope_profiler.session";
@@ -66,6 +67,28 @@ pub struct Balance {
     pub slowest_counts: Vec<(u32, usize)>,
 }
 
+/// One cell of the rank × region matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Seconds on the rank.
+    pub value: f64,
+    /// The line's mean over the selected ranks.
+    pub mean: f64,
+    /// `value` against `mean`, in percent (0 when the mean is 0).
+    pub change: f64,
+}
+
+impl Cell {
+    /// The change as the page words it: signed with one decimal, `0%` when it rounds to 0.
+    pub fn change_text(&self) -> String {
+        if self.change.abs() >= 0.05 {
+            signed_pct(self.change)
+        } else {
+            "0%".into()
+        }
+    }
+}
+
 impl Balance {
     /// The metric's name as the page and the report label it.
     pub fn metric(&self) -> &'static str {
@@ -82,6 +105,36 @@ impl Balance {
         let mean = numeric::mean(&self.totals)?;
         let (i, max) = argmax(&self.totals)?;
         (mean != 0.0 && (max - mean) / mean >= SAME_PCT / 100.0).then(|| self.ranks[i])
+    }
+
+    /// The mean over the ranks of their summed values (the heatmap's "all regions" line).
+    pub fn totals_mean(&self) -> f64 {
+        numeric::mean(&self.totals).unwrap_or(0.0)
+    }
+
+    /// One cell of the rank × region matrix: `rank`'s value in `region` (its summed value
+    /// over every region when `None`) against that line's mean; `None` when the rank is
+    /// not selected or the region has no time on these ranks.
+    pub fn cell(&self, rank: u32, region: Option<&str>) -> Option<Cell> {
+        let column = self.ranks.binary_search(&rank).ok()?;
+        let (values, mean) = match region {
+            None => (&self.totals, self.totals_mean()),
+            Some(name) => {
+                let r = self.regions.iter().find(|r| r.name == name)?;
+                (&r.values, r.mean)
+            }
+        };
+        let value = *values.get(column)?;
+        let change = if mean != 0.0 {
+            100.0 * (value - mean) / mean
+        } else {
+            0.0
+        };
+        Some(Cell {
+            value,
+            mean,
+            change,
+        })
     }
 
     /// The rank most often the slowest, with its count (`Counter.most_common(1)`).
@@ -110,7 +163,7 @@ pub fn deviation(value: f64, mean: f64) -> Option<(i8, f64)> {
 
 /// Whether the balance compares own times: every timed row but the session's is a row of
 /// the call tree.
-pub fn own_times(rows: &[Row]) -> bool {
+pub fn own_times(rows: &[RegionRow]) -> bool {
     let mut timed = rows
         .iter()
         .filter(|r| r.total.is_some() && r.name != SESSION)
@@ -120,7 +173,11 @@ pub fn own_times(rows: &[Row]) -> bool {
 
 /// The load balance over `ranks` (all when `None`) of the regions in `rows`
 /// (`_rank_balance`); `None` with fewer than two ranks or no region with time.
-pub fn rank_balance(profile: &Profile, rows: &[Row], ranks: Option<&[u32]>) -> Option<Balance> {
+pub fn rank_balance(
+    profile: &Profile,
+    rows: &[RegionRow],
+    ranks: Option<&[u32]>,
+) -> Option<Balance> {
     let in_range = |r: u32| u64::from(r) < profile.num_ranks;
     let mut selected: Vec<u32> = match ranks {
         Some(list) => list.iter().copied().filter(|&r| in_range(r)).collect(),
@@ -227,7 +284,7 @@ fn own_seconds(
     if row.calls() == 0 {
         return 0.0;
     }
-    if let Some(s) = &row.stored {
+    if let Some(s) = &row.statistics {
         return seconds(s.exclusive);
     }
     if let Some(x) = row.exclusive_total {

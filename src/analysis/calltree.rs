@@ -3,7 +3,7 @@
 //! calls already closed; parent = nearest earlier call one level up; calls on different
 //! lanes (threads, tasks) nest separately. Improper nesting is [`Nesting`], not a panic.
 
-use super::profile::Region;
+use crate::schema::Region;
 
 /// The calls of one rank cannot form a call tree (a call ends before it starts, or starts
 /// inside another and ends after it).
@@ -138,7 +138,7 @@ fn nest(calls: &mut [Call], positions: &[usize]) -> Result<(), Nesting> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::profile::RankCalls;
+    use crate::schema::RankCalls;
 
     fn region(name: &str, spans: &[(i64, i64)]) -> Region {
         Region {

@@ -2,20 +2,19 @@
 
 use std::fmt;
 
-use crate::hdf5lite;
+use crate::{hdf5lite, schema};
 
 /// An error of the analysis layer.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
-    /// An HDF5 file that is not a scope-profiler profile.
-    NotAProfile(String),
-    /// A profile whose content contradicts itself.
-    Corrupt(String),
+    /// Reading the profile failed (not a profile, damaged, unreadable HDF5).
+    Profile(schema::Error),
     /// The fast path was asked for, but the file stores no `summary_statistics`.
     NoSummary,
-    /// Reading the HDF5 file failed.
-    Hdf5(hdf5lite::Error),
-    /// Writing an export failed.
+    /// The profile's content cannot give what was asked (calls that do not nest, …).
+    Corrupt(String),
+    /// Writing an output failed.
     Write(std::io::Error),
 }
 
@@ -25,20 +24,33 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::NotAProfile(m) => write!(f, "not a scope-profiler profile: {m}"),
+            Error::Profile(e) => write!(f, "{e}"),
             Error::Corrupt(m) => write!(f, "damaged profile: {m}"),
             Error::NoSummary => write!(f, "the profile stores no summary_statistics"),
-            Error::Hdf5(e) => write!(f, "{e}"),
             Error::Write(e) => write!(f, "write failed: {e}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Profile(e) => Some(e),
+            Error::Write(e) => Some(e),
+            Error::NoSummary | Error::Corrupt(_) => None,
+        }
+    }
+}
+
+impl From<schema::Error> for Error {
+    fn from(e: schema::Error) -> Self {
+        Error::Profile(e)
+    }
+}
 
 impl From<hdf5lite::Error> for Error {
     fn from(e: hdf5lite::Error) -> Self {
-        Error::Hdf5(e)
+        Error::Profile(e.into())
     }
 }
 

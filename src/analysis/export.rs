@@ -8,7 +8,7 @@
 //!   origin, source locations in `args`.
 //! - [`speedscope`]: a speedscope file (`https://www.speedscope.app/file-format-schema.json`)
 //!   as the reference's `build_speedscope_document`: one "evented" profile per rank and
-//!   lane, open/close events from the nesting recovered by [`calltree`](super::calltree),
+//!   lane, open/close events from the nesting recovered by [`calltree`],
 //!   seconds from the earliest exported call; the shared frames also carry `file`/`line`.
 //! - [`json`]: the whole profile as one document, in the reference's `scope-profiler-profile`
 //!   layout (format version 1):
@@ -34,12 +34,81 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use crate::hdf5lite::reader::File;
+use crate::io::ReadAt;
+use crate::schema::EventReader;
+
 use super::calltree;
 use super::error::{Error, Result};
 use super::events::RowSource;
 use super::lanes::Lanes;
-use super::profile::{Meta, Profile, RankCalls, Region};
-use super::rows::{selected_regions, Selection};
+use super::load;
+use super::metadata::label;
+use super::metadata::PyValue;
+use super::rows::selected_regions;
+use super::selection::Selection;
+use crate::schema::{Profile, RankCalls, Region};
+
+/// An export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// [`chrome_trace`].
+    ChromeTrace,
+    /// [`speedscope`].
+    Speedscope,
+    /// [`json`].
+    Json,
+}
+
+/// A profile opened for export: its index (no calls), its event columns read row by row,
+/// and its lane tables.
+pub struct Exporter<'f, R: ReadAt> {
+    profile: Profile,
+    reader: Option<EventReader<'f, R>>,
+    lanes: Lanes,
+    label: String,
+}
+
+impl<'f, R: ReadAt> Exporter<'f, R> {
+    /// Reads what an export needs of `file`; the run is labelled by its `label` metadata,
+    /// else `fallback_label` (the file's stem, say).
+    pub fn open(file: &'f File<R>, fallback_label: &str) -> Result<Self> {
+        let profile = load::read_index(file)?;
+        let reader = EventReader::open(file)?;
+        let lanes = Lanes::read(file)?;
+        let label = label(&profile).unwrap_or_else(|| fallback_label.to_owned());
+        Ok(Exporter {
+            profile,
+            reader,
+            lanes,
+            label,
+        })
+    }
+
+    /// The run's label in the exports.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Writes the selected regions and ranks in `format`, streaming each row's calls.
+    pub fn write<W: Write>(
+        &self,
+        format: Format,
+        selection: &Selection,
+        out: &mut W,
+    ) -> Result<()> {
+        let source: &dyn RowSource = match &self.reader {
+            Some(r) => r,
+            None => &super::events::Loaded,
+        };
+        let (profile, lanes, label) = (&self.profile, &self.lanes, self.label.as_str());
+        match format {
+            Format::ChromeTrace => chrome_trace(profile, source, lanes, selection, label, out),
+            Format::Speedscope => speedscope(profile, source, lanes, selection, label, out),
+            Format::Json => json(profile, source, lanes, selection, out),
+        }
+    }
+}
 
 /// Who wrote the file, for the `exporter` fields.
 const EXPORTER: &str = concat!("sp@", env!("CARGO_PKG_VERSION"));
@@ -73,7 +142,7 @@ fn json_f64(v: f64) -> String {
 }
 
 /// The ranks to export: the selection's, else every rank of the run.
-fn export_ranks(profile: &Profile, sel: &Selection<'_>) -> Vec<u32> {
+fn export_ranks(profile: &Profile, sel: &Selection) -> Vec<u32> {
     match &sel.ranks {
         Some(r) => r.clone(),
         None => (0..profile.num_ranks)
@@ -110,7 +179,7 @@ pub fn chrome_trace<W: Write>(
     profile: &Profile,
     source: &dyn RowSource,
     lanes: &Lanes,
-    sel: &Selection<'_>,
+    sel: &Selection,
     label: &str,
     out: &mut W,
 ) -> Result<()> {
@@ -237,7 +306,7 @@ pub fn speedscope<W: Write>(
     profile: &Profile,
     source: &dyn RowSource,
     lanes: &Lanes,
-    sel: &Selection<'_>,
+    sel: &Selection,
     label: &str,
     out: &mut W,
 ) -> Result<()> {
@@ -378,13 +447,13 @@ pub fn speedscope<W: Write>(
     Ok(())
 }
 
-fn json_meta(v: &Meta) -> String {
+fn json_meta(v: &PyValue) -> String {
     match v {
-        Meta::Int(i) => i.to_string(),
-        Meta::Float(f) => json_f64(*f),
-        Meta::Bool(b) => b.to_string(),
-        Meta::Str(s) => json_str(s),
-        Meta::List(items) => {
+        PyValue::Int(i) => i.to_string(),
+        PyValue::Float(f) => json_f64(*f),
+        PyValue::Bool(b) => b.to_string(),
+        PyValue::Str(s) => json_str(s),
+        PyValue::List(items) => {
             let inner: Vec<String> = items.iter().map(json_meta).collect();
             format!("[{}]", inner.join(","))
         }
@@ -408,7 +477,7 @@ pub fn json<W: Write>(
     profile: &Profile,
     source: &dyn RowSource,
     lanes: &Lanes,
-    sel: &Selection<'_>,
+    sel: &Selection,
     out: &mut W,
 ) -> Result<()> {
     write!(
@@ -421,12 +490,12 @@ pub fn json<W: Write>(
         if i > 0 {
             out.write_all(b",")?;
         }
-        write!(out, "{}:{}", json_str(k), json_meta(v))?;
+        write!(out, "{}:{}", json_str(k), json_meta(&PyValue::of(v)))?;
     }
     out.write_all(b"},\"regions\":[")?;
     let wanted = |rank: u32| sel.ranks.as_ref().is_none_or(|r| r.contains(&rank));
     let mut first = true;
-    for region in profile.regions.iter().filter(|r| (sel.keep)(&r.name)) {
+    for region in profile.regions.iter().filter(|r| sel.keeps(&r.name)) {
         let mut rows: Vec<&RankCalls> = region.ranks.iter().filter(|r| wanted(r.rank)).collect();
         rows.sort_by_key(|r| r.rank);
         for row in rows {
@@ -445,7 +514,7 @@ pub fn json<W: Write>(
             if let Some(line) = row.source_line {
                 write!(out, ",\"source_lineno\":{line}")?;
             }
-            match (&row.stored, row.span) {
+            match (&row.statistics, row.span) {
                 (Some(s), None) => {
                     write!(
                         out,

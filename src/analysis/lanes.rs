@@ -5,6 +5,10 @@ use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 
 use super::error::{Error, Result};
+use crate::schema::names;
+
+/// The rank column of both tables.
+const RANKS: &str = "ranks";
 
 /// One tracked thread of one rank.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -71,10 +75,10 @@ fn strings<R: ReadAt>(file: &File<R>, table: &str, name: &str, n: usize) -> Resu
 }
 
 fn ranks<R: ReadAt>(file: &File<R>, table: &str) -> Result<Option<Vec<u32>>> {
-    if !has_link(file, "/", table.trim_start_matches('/'))? || !has_link(file, table, "ranks")? {
+    if !has_link(file, "/", table.trim_start_matches('/'))? || !has_link(file, table, RANKS)? {
         return Ok(None);
     }
-    file.dataset(&format!("{table}/ranks"))?
+    file.dataset(&format!("{table}/{RANKS}"))?
         .read_u64s()?
         .into_iter()
         .map(|r| u32::try_from(r).map_err(|_| Error::Corrupt(format!("{table}: rank {r}"))))
@@ -86,9 +90,9 @@ impl Lanes {
     /// Reads both tables; absent tables give empty lists.
     pub fn read<R: ReadAt>(file: &File<R>) -> Result<Lanes> {
         let mut lanes = Lanes::default();
-        if let Some(ranks) = ranks(file, "/thread_table")? {
+        if let Some(ranks) = ranks(file, names::THREAD_TABLE.path)? {
             let n = ranks.len();
-            let t = "/thread_table";
+            let t = names::THREAD_TABLE.path;
             let index = column(file, t, "index", n)?;
             let ident = column(file, t, "ident", n)?;
             let native = column(file, t, "native_id", n)?;
@@ -103,9 +107,9 @@ impl Lanes {
                 });
             }
         }
-        if let Some(ranks) = ranks(file, "/task_table")? {
+        if let Some(ranks) = ranks(file, names::TASK_TABLE.path)? {
             let n = ranks.len();
-            let t = "/task_table";
+            let t = names::TASK_TABLE.path;
             let index = column(file, t, "index", n)?;
             let thread = column(file, t, "thread_index", n)?;
             let names = strings(file, t, "name", n)?;

@@ -1,16 +1,18 @@
 //! Reading a stored profile back and answering the everyday questions about it: the region
-//! statistics of `scope-profiler inspect` (computed to the same bits), and streaming
-//! exports to the formats of trace viewers. Independent of the file system and the
-//! terminal: it reads through [`ReadAt`](crate::io::ReadAt) and writes to any
-//! [`std::io::Write`], so it runs in WebAssembly too.
+//! statistics of `scope-profiler inspect` (computed to the same bits) and its report as a
+//! table, CSV or JSON ([`report`]), and streaming exports to the formats of trace viewers
+//! ([`export`]). It works on the one profile model of [`schema`](crate::schema), read to the
+//! depth each question needs ([`load`]). Independent of the file system and the terminal: it
+//! reads through [`ReadAt`](crate::io::ReadAt) and writes to any [`std::io::Write`], so it
+//! runs in WebAssembly too.
 //!
 //! ```
-//! use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
+//! use sp::analysis::{load, region_rows, RowOptions, Selection};
 //! use sp::hdf5lite::reader::File;
 //! # fn demo(bytes: &[u8]) -> Result<(), sp::analysis::Error> {
 //! let file = File::open(bytes)?;
-//! let profile = Profile::read(&file)?;
-//! for row in region_rows(&profile, &Selection::all(), SortKey::Start, PercentageMode::Coverage) {
+//! let profile = load::read_full(&file)?;
+//! for row in region_rows(&profile, &Selection::all(), RowOptions::default()) {
 //!     println!("{} {:?}", row.name, row.total);
 //! }
 //! # Ok(()) }
@@ -22,16 +24,22 @@ pub mod error;
 pub mod events;
 pub mod export;
 pub mod lanes;
+pub mod load;
+pub mod metadata;
 pub mod numeric;
 pub mod overview;
 pub mod pattern;
-pub mod profile;
 pub mod quantiles;
+pub mod report;
 pub mod rows;
+pub mod selection;
 pub mod units;
+mod view;
 
 pub use error::{Error, Result};
-pub use events::{EventReader, Loaded, RowEvents, RowSource, Span};
+pub use events::{Loaded, RowSource};
 pub use lanes::Lanes;
-pub use profile::{Layout, Meta, Profile, RankCalls, Region, Stored};
-pub use rows::{region_rows, PercentageMode, Row, Selection, SortKey};
+pub use load::FromEvents;
+pub use metadata::PyValue;
+pub use rows::{region_rows, PercentageMode, RegionRow, RowOptions, SortKey};
+pub use selection::{parse_ranks, Selection, SelectionError};

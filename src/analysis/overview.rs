@@ -13,9 +13,9 @@
 //! overview at once and the call tree's when it has read the events.
 
 use super::balance::{Balance, IMBALANCE_FLAG_PCT, SESSION};
-use super::profile::Profile;
-use super::rows::Row;
+use super::rows::RegionRow;
 use super::units::{duration_text, plural};
+use crate::schema::Profile;
 
 /// Share of the session outside every region from which it is flagged, percent.
 pub const UNCOVERED_FLAG_PCT: f64 = 25.0;
@@ -160,8 +160,8 @@ pub fn time_span(profile: &Profile) -> f64 {
 }
 
 /// The hotspots of the rows, largest first (`_hotspot_entries`).
-pub fn hotspots(rows: &[Row]) -> Vec<Hotspot> {
-    let timed: Vec<&Row> = rows.iter().filter(|r| r.total.is_some()).collect();
+pub fn hotspots(rows: &[RegionRow]) -> Vec<Hotspot> {
+    let timed: Vec<&RegionRow> = rows.iter().filter(|r| r.total.is_some()).collect();
     let parents: std::collections::HashSet<&[String]> = timed
         .iter()
         .filter_map(|r| r.call_path.as_deref())
@@ -213,7 +213,7 @@ pub fn hotspots(rows: &[Row]) -> Vec<Hotspot> {
 }
 
 /// What a hotspot's share is a share of (`_hotspot_base`).
-fn hotspot_base(rows: &[Row], entries: &[Hotspot]) -> f64 {
+fn hotspot_base(rows: &[RegionRow], entries: &[Hotspot]) -> f64 {
     let session = rows
         .iter()
         .find(|r| r.name == SESSION)
@@ -267,8 +267,8 @@ fn hotspot_items(entries: &[Hotspot], base: f64) -> Vec<HotspotItem> {
 /// [`PercentageMode::Exclusive`](super::PercentageMode::Exclusive), so every row has its
 /// own time), with the load
 /// balance of the same rows and ranks (`summary_model`).
-pub fn overview(profile: &Profile, rows: &[Row], balance: Option<&Balance>) -> Overview {
-    let timed: Vec<&Row> = rows.iter().filter(|r| r.total.is_some()).collect();
+pub fn overview(profile: &Profile, rows: &[RegionRow], balance: Option<&Balance>) -> Overview {
+    let timed: Vec<&RegionRow> = rows.iter().filter(|r| r.total.is_some()).collect();
     let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     names.sort_unstable();
     names.dedup();

@@ -13,6 +13,8 @@ pub struct Pattern {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatternError(pub String);
 
+impl std::error::Error for PatternError {}
+
 impl std::fmt::Display for PatternError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)

@@ -7,9 +7,10 @@
 use crate::io::ReadAt;
 
 use super::error::Result;
-use super::events::{EventReader, Span, SUMMARY_BLOCK};
 use super::numeric::seconds;
-use super::profile::{RankCalls, Region};
+use crate::schema::read::events::SUMMARY_BLOCK;
+use crate::schema::{EventReader, Span};
+use crate::schema::{RankCalls, Region};
 
 /// Regions with at most this many calls on the selected ranks are sorted in memory
 /// (32 MiB of durations).
@@ -222,8 +223,8 @@ fn select<R: ReadAt>(source: &Durations<'_, '_, R>, wanted: &[u64]) -> Result<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::load;
     use crate::analysis::numeric;
-    use crate::analysis::Profile;
     use crate::hdf5lite::reader::File;
 
     fn region_of(durations: &[i64]) -> Region {
@@ -288,8 +289,8 @@ mod tests {
         // Schema 3 gzip chunks of start deltas: blocks of 1000 cross chunk boundaries.
         let bytes = include_bytes!("../../tests/corpus/golden/chunked_big.h5");
         let file = File::open(&bytes[..]).unwrap();
-        let index = Profile::read_index(&file).unwrap();
-        let whole = Profile::read(&file).unwrap();
+        let index = load::read_index(&file).unwrap();
+        let whole = load::read_full(&file).unwrap();
         let reader = EventReader::open(&file).unwrap();
         for region in &index.regions {
             let loaded = whole.region(&region.name).unwrap();

@@ -83,7 +83,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             let base = read_stored(&InputPath::new(&merge.to_string_lossy()))?;
             merger
                 .merge_into(base, opts.label.as_deref())
-                .map_err(|e| Failure::new(e.to_string()))?
+                .map_err(Failure::schema)?
         }
         None => {
             let label = opts
@@ -166,26 +166,32 @@ fn add_input(merger: &mut Merger, path: &InputPath) -> Result<(), Failure> {
         for (rank, regions) in stored.into_ranks() {
             merger
                 .add_rank(path.as_str(), i64::from(rank), regions, Some(&metadata))
-                .map_err(|e| Failure::new(e.to_string()))?;
+                .map_err(Failure::schema)?;
         }
         return Ok(());
     }
     let bytes = std::fs::read(path.as_path())
         .map_err(|e| Failure::in_file(path, format!("cannot read: {e}")))?;
-    let view = trace::parse(&bytes).map_err(|e| Failure::in_file(path, e))?;
+    let view = trace::parse(&bytes).map_err(|error| Failure::Trace {
+        path: path.as_path().to_owned(),
+        error,
+    })?;
     let regions = view.regions.iter().map(RegionCalls::from).collect();
     merger
         .add_rank(path.as_str(), i64::from(view.rank), regions, None)
-        .map_err(|e| Failure::new(e.to_string()))
+        .map_err(Failure::schema)
 }
 
 /// Reads a stored profile (a per-rank `.h5` from the C API or a merged profile).
-fn read_stored(path: &InputPath) -> Result<schema::StoredProfile, Failure> {
+fn read_stored(path: &InputPath) -> Result<schema::ProfileInput, Failure> {
     let source = LocalFile::open(path.as_path())
-        .map_err(|e| Failure::in_file(path, format!("cannot open: {e}")))?;
-    let file = hdf5lite::reader::File::open(source)
-        .map_err(|e| Failure::in_file(path, format!("not a readable HDF5 file: {e}")))?;
-    schema::read_profile(&file).map_err(|e| Failure::in_file(path, e))
+        .map_err(|e| Failure::io(path.as_path(), "cannot open", e))?;
+    let file =
+        hdf5lite::reader::File::open(source).map_err(|e| Failure::hdf5(path.as_path(), e))?;
+    schema::read_profile(&file).map_err(|error| Failure::Schema {
+        path: Some(path.as_path().to_owned()),
+        error,
+    })
 }
 
 /// `Path(output).stem` in Python's sense: the file name without its last suffix.

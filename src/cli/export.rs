@@ -1,12 +1,13 @@
-//! `sp export`: hand a profile to the viewers people already use.
+//! `sp export`: the shell over [`sp::analysis::export`] — arguments, the input file, and the
+//! output written to a temporary file renamed into place.
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use sp::analysis::{export, EventReader, Lanes, Loaded, Profile, RowSource, Selection};
+use sp::analysis::export::{Exporter, Format};
+use sp::analysis::{parse_ranks, Selection};
 use sp::hdf5lite::reader::File;
 
-use super::inspect::parse_ranks;
 use super::local_file::LocalFile;
 use super::output::AtomicOutput;
 use super::Failure;
@@ -26,7 +27,8 @@ use super::Failure;
 ///                 threads?, tasks?} — the reference's `export json` layout.
 ///
 /// All ranks are exported unless --ranks is given. Calls are read row by row and written
-/// as they are read, so large profiles export in little memory.
+/// as they are read, so large profiles export in little memory. The output is written to a
+/// temporary file beside it and renamed into place when complete.
 ///
 /// Examples:
 ///   sp export chrome-trace profiling_data.h5 -o trace.json     # open in Perfetto
@@ -38,7 +40,7 @@ use super::Failure;
 pub struct Opts {
     /// Output format.
     #[arg(value_enum)]
-    format: Format,
+    format: OutputFormat,
     /// The profile.
     file: PathBuf,
     /// Output file.
@@ -50,7 +52,7 @@ pub struct Opts {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
+enum OutputFormat {
     ChromeTrace,
     Speedscope,
     Json,
@@ -58,37 +60,27 @@ enum Format {
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     super::output::prepare(&opts.output)?;
+    let selection = Selection::ranks(opts.ranks.as_deref().map(parse_ranks).transpose()?);
+    let format = match opts.format {
+        OutputFormat::ChromeTrace => Format::ChromeTrace,
+        OutputFormat::Speedscope => Format::Speedscope,
+        OutputFormat::Json => Format::Json,
+    };
     let path = &opts.file;
-    let source = LocalFile::open(path)
-        .map_err(|e| Failure::in_file(path.display(), format!("cannot open: {e}")))?;
-    let file = File::open(source)
-        .map_err(|e| Failure::in_file(path.display(), format!("not a readable HDF5 file: {e}")))?;
-    let in_file = |e| Failure::in_file(path.display(), e);
-    let profile = Profile::read_index(&file).map_err(in_file)?;
-    let reader = EventReader::open(&file).map_err(in_file)?;
-    let source: &dyn RowSource = match &reader {
-        Some(r) => r,
-        None => &Loaded,
-    };
-    let lanes = Lanes::read(&file).map_err(in_file)?;
-    let ranks = opts.ranks.as_deref().map(parse_ranks).transpose()?;
-    let sel = Selection {
-        keep: &|_| true,
-        filtered: false,
-        ranks,
-    };
-    let label = profile.label().unwrap_or_else(|| {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    });
-    let mut output = AtomicOutput::create(&opts.output)?;
-    let out = output.writer();
-    match opts.format {
-        Format::ChromeTrace => export::chrome_trace(&profile, source, &lanes, &sel, &label, out),
-        Format::Speedscope => export::speedscope(&profile, source, &lanes, &sel, &label, out),
-        Format::Json => export::json(&profile, source, &lanes, &sel, out),
-    }
-    .map_err(|e| Failure::in_file(opts.output.display(), e))?;
-    output.commit()
+    let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
+    let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let exporter = Exporter::open(&file, &stem).map_err(|e| Failure::analysis(path, e))?;
+    let mut out = AtomicOutput::create(&opts.output)?;
+    exporter
+        .write(format, &selection, out.writer())
+        .map_err(|e| match e {
+            // Only a failed write is about the output; the rest is about the profile read.
+            sp::analysis::Error::Write(_) => Failure::analysis(&opts.output, e),
+            _ => Failure::analysis(path, e),
+        })?;
+    out.commit()
 }

@@ -1,6 +1,8 @@
 //! The command line: argument parsing (clap), one module per subcommand, and the one place
-//! where errors become prose. Exit status 0 on success, 1 on failure, 2 on a usage error.
+//! where errors become prose ([`Failure`]). Exit status 0 on success (and on a closed
+//! stdout), 1 on failure, 2 on a usage error.
 
+mod completions;
 mod convert;
 mod export;
 mod failure;
@@ -20,7 +22,7 @@ pub use failure::Failure;
 /// Merge scope-profiler native traces into HDF5 profiles, with no Python and no libhdf5.
 #[derive(Debug, Parser)]
 #[command(name = "sp", version, about, long_about = None)]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -31,6 +33,8 @@ enum Command {
     Inspect(inspect::Opts),
     Export(export::Opts),
     Ls(ls::Opts),
+    Completions(completions::CompletionsOpts),
+    Man(completions::ManOpts),
 }
 
 /// Parses the arguments, runs the subcommand, and maps the outcome to an exit status.
@@ -49,9 +53,13 @@ pub fn main() -> ExitCode {
         Command::Inspect(opts) => inspect::run(opts),
         Command::Export(opts) => export::run(opts),
         Command::Ls(opts) => ls::run(opts),
+        Command::Completions(opts) => completions::run_completions(opts),
+        Command::Man(opts) => completions::run_man(opts),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout went away (`sp inspect … | head`): stop quietly.
+        Err(failure) if failure.is_closed_stdout() => ExitCode::SUCCESS,
         Err(failure) => {
             eprintln!("sp: {failure}");
             ExitCode::from(failure.exit_code())

@@ -11,6 +11,7 @@
 //!   [`Value`](reader::Value)s;
 //! - [`writer`]: [`FileWriter`] and the plan it returns for data written later;
 //! - [`model`]: the format-neutral datatypes, shapes and data both sides share;
+//! - [`tree`]: the listing of a whole file (a walk, and its text and JSON forms);
 //! - [`filters`]: the filter pipeline (deflate, shuffle, Fletcher-32, lzf, zstd, n-bit,
 //!   scale-offset), and the compressor the writer's chunked datasets use;
 //! - [`Error`], [`ErrorKind`] and [`Limits`], the caps every count read from a file is
@@ -24,6 +25,7 @@ pub mod limits;
 pub mod model;
 pub mod raw;
 pub mod reader;
+pub mod tree;
 pub mod writer;
 
 pub use error::{Error, ErrorKind, Result};

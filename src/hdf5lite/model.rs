@@ -74,6 +74,54 @@ pub enum Datatype {
     },
     /// A fixed-size array of a base type.
     Array { base: Box<Datatype>, dims: Vec<u64> },
+    /// An integer whose value is `bits.precision` bits at `bits.offset` of its `size`
+    /// bytes, the rest padding (what the n-bit filter packs).
+    NarrowInteger {
+        size: u32,
+        signed: bool,
+        order: ByteOrder,
+        bits: BitRange,
+    },
+    /// A bit field: an unsigned integer of `size` bytes, meaningful in `bits`.
+    Bitfield {
+        size: u32,
+        order: ByteOrder,
+        bits: BitRange,
+    },
+    /// Uninterpreted bytes with a descriptive tag.
+    Opaque { size: u32, tag: String },
+    /// A reference to an object, or to a selection of a dataset, in the same file.
+    Reference { kind: ReferenceKind, size: u32 },
+    /// A variable-length sequence of a base type (its elements live in the global heap).
+    Sequence { base: Box<Datatype> },
+    /// A date and time: seconds since the epoch, as an integer of `size` bytes.
+    Time { size: u32, order: ByteOrder },
+    /// A type this crate does not decode. Objects of it are still listed with their name,
+    /// shape and size; only reading their values fails, with `reason`.
+    Unsupported {
+        /// The datatype class code (0–10 are the specification's).
+        class: u8,
+        /// Bytes per element.
+        size: u32,
+        /// What is not supported, for messages.
+        reason: String,
+    },
+}
+
+/// The meaningful bits of an atomic type: `precision` bits starting at bit `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BitRange {
+    pub offset: u16,
+    pub precision: u16,
+}
+
+/// What a reference points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReferenceKind {
+    /// An object (group, dataset or committed datatype), by the address of its header.
+    Object,
+    /// A selection of a dataset's elements, stored in the global heap.
+    Region,
 }
 
 /// Size in bytes of a variable-length element on disk: length, heap address, object index.
@@ -131,7 +179,14 @@ impl Datatype {
         match self {
             Datatype::Integer { size, .. }
             | Datatype::Float { size, .. }
-            | Datatype::Compound { size, .. } => Some(u64::from(*size)),
+            | Datatype::Compound { size, .. }
+            | Datatype::NarrowInteger { size, .. }
+            | Datatype::Bitfield { size, .. }
+            | Datatype::Opaque { size, .. }
+            | Datatype::Reference { size, .. }
+            | Datatype::Time { size, .. }
+            | Datatype::Unsupported { size, .. } => Some(u64::from(*size)),
+            Datatype::Sequence { .. } => Some(u64::from(VLEN_DESCRIPTOR_SIZE)),
             Datatype::String { length, .. } => Some(match length {
                 StringLength::Fixed(n) => u64::from(*n),
                 StringLength::Variable => u64::from(VLEN_DESCRIPTOR_SIZE),
@@ -143,6 +198,21 @@ impl Datatype {
         }
     }
 
+    /// Why values of this type cannot be decoded, if they cannot: the reason of the first
+    /// unsupported type inside it.
+    pub fn unsupported(&self) -> Option<&str> {
+        match self {
+            Datatype::Unsupported { reason, .. } => Some(reason),
+            Datatype::Compound { members, .. } => {
+                members.iter().find_map(|m| m.datatype.unsupported())
+            }
+            Datatype::Enum { base, .. }
+            | Datatype::Array { base, .. }
+            | Datatype::Sequence { base } => base.unsupported(),
+            _ => None,
+        }
+    }
+
     /// Whether elements are variable-length (their bytes live in the global heap).
     pub fn is_variable_length(&self) -> bool {
         match self {
@@ -150,8 +220,9 @@ impl Datatype {
             Datatype::Compound { members, .. } => {
                 members.iter().any(|m| m.datatype.is_variable_length())
             }
-            Datatype::Enum { .. } | Datatype::Integer { .. } | Datatype::Float { .. } => false,
             Datatype::Array { base, .. } => base.is_variable_length(),
+            Datatype::Sequence { .. } => true,
+            _ => false,
         }
     }
 }

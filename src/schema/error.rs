@@ -7,6 +7,7 @@ use crate::hdf5lite;
 
 /// An error of the profile layer.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// Two inputs hold the same rank (`later` is the input that claimed it second).
     DuplicateRank {

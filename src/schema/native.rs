@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::error::Error;
+use super::import::ProfileInput;
 use super::merged::{MergedProfile, ProfileRow};
 use super::metadata::{MetaValue, Metadata};
-use super::read::StoredProfile;
 use crate::trace::RegionView;
 
 /// `trace_format_version` the reference always records.
@@ -271,7 +271,7 @@ impl Merger<RegionCalls> {
     /// metadata wins; `label` is set only when given.
     pub fn merge_into(
         mut self,
-        profile: StoredProfile,
+        profile: ProfileInput,
         label: Option<&str>,
     ) -> Result<MergedProfile, Error> {
         if let Some(clash) = self

@@ -10,7 +10,7 @@ use crate::hdf5lite::{
 use super::error::Error;
 use super::likwid;
 use super::merged::{MergedProfile, ProfileRow};
-use super::metadata::Metadata;
+use super::metadata::{self, Metadata};
 use super::names;
 use super::stats::{Summary, SUMMARY_MEMBERS, SUMMARY_SIZE};
 
@@ -163,10 +163,12 @@ fn build(
         Data::strings(&[names::COLUMNAR]),
     )?;
 
+    metadata::check_carry_over(metadata)?;
     let meta = w.create_group(root, names::METADATA.name)?;
     for (name, value) in metadata {
-        let (datatype, shape, data) = value.to_attribute();
-        w.set_attribute(meta, name, datatype, shape, data)?;
+        if let Some((datatype, shape, data)) = value.to_attribute() {
+            w.set_attribute(meta, name, datatype, shape, data)?;
+        }
     }
 
     let region_table = w.create_group(root, names::REGION_TABLE.name)?;

@@ -1,43 +1,35 @@
-"""Writes the reader's test corpus with h5py and, beside each file, h5py's own reading of
-it as canonical JSON (`<name>.json`). Run from anywhere with the reference venv:
+"""Writes the reader's test corpus and, beside each file, h5py's own reading of it as
+canonical JSON (`<name>.json`). Run from anywhere with the reference venv (it needs h5py,
+netCDF4 and hdf5plugin: scripts/setup-env.sh installs them):
 
     python tests/corpus/make_corpus.py            # regenerate everything
 
-Canonical JSON (also what `sp ls --json --data` emits): an object keyed by object path
-("/" first) whose values are
-  {"kind": "group", "attributes": {...}}
-  {"kind": "dataset", "datatype": DT, "shape": [..] | null, "maxshape": [..] | null,
-   "layout": "compact" | "contiguous" | "chunked", "chunks": [..] | null,
-   "filters": [ids], "attributes": {...}, "value": V}
-attributes: {name: {"datatype": DT, "shape": [..] | null, "value": V}}; shape null = scalar;
-maxshape entries null = unlimited.
-DT: {"class": "integer", "size", "signed", "order": "little"|"big"}
-    {"class": "float", "size", "order"}
-    {"class": "string", "length": n | "variable", "charset": "ascii"|"utf8",
-     "padding": "nullterm"|"nullpad"|"spacepad"}
-    {"class": "compound", "size" (null when a member is variable-length: h5py shows
-     only the in-memory size then), "members": [{"name", "offset", "datatype"}]}
-    {"class": "enum", "base": DT, "members": [[name, int]]}
-    {"class": "array", "base": DT, "dims": [..]}
-V: a scalar's value, or the list of elements in row-major order. Integers are JSON
-integers; floats are the hex bit pattern of the value as an f64 ("0x3ff0000000000000");
-strings apply their padding (nullterm: up to the first NUL; nullpad: trailing NULs
-removed; spacepad: trailing spaces removed) and are JSON strings when valid UTF-8, else
-{"bytes": "<hex>"}; enums are {"name": str | null, "value": int}; compounds are
-[[member, V], ...]; arrays are lists of their elements in row-major order.
+The files: h5py's own (every datatype class, layout and chunk index, links, references,
+dimension scales, committed datatypes, null dataspaces, the filters libhdf5 and h5py build
+in and hdf5plugin's zstd), netCDF-4 files from the netCDF4 package, profiles from the
+reference (scope-profiler) with each compression, and the reference's golden outputs.
+
+Canonical JSON is what `sp ls --json --data` emits; `sp ls --help` and
+`src/hdf5lite/tree/json.rs` document it. Here it is produced from h5py's reading alone.
+Floats are the exact value of the element as a JSON number (an f32 widened to f64); the
+test compares them bit for bit in the element's own width. Filters carry their id and
+client data (h5py's names for them differ from the customary ones sp shows).
 """
 
 import json
 import os
 import shutil
-import struct
+import subprocess
 import sys
+import tempfile
 
 import h5py
+import hdf5plugin
 import numpy as np
 from h5py import h5d, h5t
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The reference's golden outputs (SCHEMA.md's), when given or found beside the repository.
 GOLDEN_SRC = os.path.join(HERE, "..", "..", "..", "shared", "spec", "golden")
 
 
@@ -51,8 +43,12 @@ def order(tid):
 def dt_desc(tid):
     cls = tid.get_class()
     if cls == h5t.INTEGER:
-        return {"class": "integer", "size": tid.get_size(),
-                "signed": tid.get_sign() == h5t.SGN_2, "order": order(tid)}
+        d = {"class": "integer", "size": tid.get_size(),
+             "signed": tid.get_sign() == h5t.SGN_2, "order": order(tid)}
+        if tid.get_precision() != 8 * tid.get_size() or tid.get_offset() != 0:
+            d["precision"] = tid.get_precision()
+            d["offset"] = tid.get_offset()
+        return d
     if cls == h5t.FLOAT:
         return {"class": "float", "size": tid.get_size(), "order": order(tid)}
     if cls == h5t.STRING:
@@ -76,6 +72,18 @@ def dt_desc(tid):
     if cls == h5t.ARRAY:
         return {"class": "array", "base": dt_desc(tid.get_super()),
                 "dims": list(tid.get_array_dims())}
+    if cls == h5t.VLEN:
+        return {"class": "vlen", "base": dt_desc(tid.get_super())}
+    if cls == h5t.BITFIELD:
+        # h5py's bit-field type has no precision or offset: a bit field of the types h5py
+        # and numpy know uses every bit.
+        return {"class": "bitfield", "size": tid.get_size(), "order": order(tid),
+                "precision": 8 * tid.get_size(), "offset": 0}
+    if cls == h5t.OPAQUE:
+        return {"class": "opaque", "size": tid.get_size(), "tag": tid.get_tag().decode()}
+    if cls == h5t.REFERENCE:
+        kind = "region" if tid.equal(h5t.STD_REF_DSETREG) else "object"
+        return {"class": "reference", "kind": kind}
     raise ValueError(f"datatype class {cls} not in the canonical JSON")
 
 
@@ -83,6 +91,8 @@ def has_vlen(tid):
     cls = tid.get_class()
     if cls == h5t.STRING:
         return tid.is_variable_str()
+    if cls == h5t.VLEN:
+        return True
     if cls == h5t.COMPOUND:
         return any(has_vlen(tid.get_member_type(i)) for i in range(tid.get_nmembers()))
     if cls in (h5t.ARRAY, h5t.ENUM):
@@ -90,8 +100,14 @@ def has_vlen(tid):
     return False
 
 
-def float_hex(x):
-    return "0x%016x" % struct.unpack("<Q", struct.pack("<d", float(x)))[0]
+def number(x):
+    """A float as JSON: its exact value (widened to f64), or a string for NaN/infinity."""
+    x = float(x)
+    if x != x:
+        return "NaN"
+    if x in (float("inf"), float("-inf")):
+        return "Infinity" if x > 0 else "-Infinity"
+    return x
 
 
 def text(b):
@@ -101,12 +117,36 @@ def text(b):
         return {"bytes": b.hex()}
 
 
+# The file being described, for dereferencing references.
+CURRENT = {}
+
+
+def reference(desc, x):
+    f = CURRENT["file"]
+    if not x:
+        return None
+    target = f[x]
+    if desc["kind"] == "object":
+        return target.name
+    space = h5py.h5r.get_region(x, target.id)
+    kind = space.get_select_type()
+    if kind == h5py.h5s.SEL_ALL:
+        selection = "all"
+    elif kind == h5py.h5s.SEL_NONE:
+        selection = "none"
+    elif kind == h5py.h5s.SEL_POINTS:
+        selection = {"points": space.get_select_elem_pointlist().tolist()}
+    else:
+        selection = {"blocks": space.get_select_hyper_blocklist().tolist()}
+    return {"path": target.name, "selection": selection}
+
+
 def value(desc, x):
     c = desc["class"]
-    if c == "integer":
+    if c in ("integer", "bitfield"):
         return int(x)
     if c == "float":
-        return float_hex(x)
+        return number(x)
     if c == "string":
         if isinstance(x, str):
             x = x.encode("utf-8")
@@ -120,6 +160,8 @@ def value(desc, x):
             else:
                 x = x.rstrip(b" ")
         return text(x)
+    if c == "opaque":
+        return {"bytes": bytes(x).hex()}
     if c == "enum":
         v = int(x)
         names = [n for n, m in desc["members"] if m == v]
@@ -129,6 +171,10 @@ def value(desc, x):
     if c == "array":
         a = np.asarray(x).reshape(-1, *array_tail(desc["base"]))
         return [value(desc["base"], e) for e in a]
+    if c == "vlen":
+        return [value(desc["base"], e) for e in np.asarray(x).reshape(-1)]
+    if c == "reference":
+        return reference(desc, x)
     raise ValueError(c)
 
 
@@ -137,20 +183,25 @@ def array_tail(desc):
 
 
 def values(desc, shape, raw):
-    a = np.asarray(raw)
+    if shape is None:  # a null dataspace: no elements
+        return []
+    a = np.asarray(raw, dtype=object if desc["class"] in ("vlen", "reference") else None)
     tail = array_tail(desc) if desc["class"] == "array" else ()
-    n = int(np.prod(shape)) if shape is not None else 1
+    n = int(np.prod(shape)) if shape else 1
     if desc["class"] == "array":
         a = a.reshape((n,) + tail)
     else:
         a = a.reshape(n)
     out = [value(desc, e) for e in a]
-    return out[0] if shape is None else out
+    return out[0] if shape == [] else out
 
 
 def shape_of(space):
-    if space.get_simple_extent_type() == h5py.h5s.SCALAR:
+    kind = space.get_simple_extent_type()
+    if kind == h5py.h5s.NULL:
         return None
+    if kind == h5py.h5s.SCALAR:
+        return []
     return list(space.get_simple_extent_dims())
 
 
@@ -160,8 +211,8 @@ def attrs_json(obj):
         aid = obj.attrs.get_id(name)
         desc = dt_desc(aid.get_type())
         shape = shape_of(aid.get_space())
-        out[name] = {"datatype": desc, "shape": shape,
-                     "value": values(desc, shape, obj.attrs[name])}
+        raw = obj.attrs[name] if shape is not None else None
+        out[name] = {"datatype": desc, "shape": shape, "value": values(desc, shape, raw)}
     return out
 
 
@@ -172,6 +223,10 @@ def dataset_json(ds):
     desc = dt_desc(ds.id.get_type())
     shape = shape_of(ds.id.get_space())
     dcpl = ds.id.get_create_plist()
+    filters = []
+    for i in range(dcpl.get_nfilters()):
+        code, _flags, client_data, _name = dcpl.get_filter(i)
+        filters.append({"id": code, "client_data": list(client_data)})
     return {
         "kind": "dataset",
         "datatype": desc,
@@ -179,9 +234,9 @@ def dataset_json(ds):
         "maxshape": None if shape is None else list(ds.maxshape),
         "layout": LAYOUTS[dcpl.get_layout()],
         "chunks": list(ds.chunks) if ds.chunks else None,
-        "filters": [dcpl.get_filter(i)[0] for i in range(dcpl.get_nfilters())],
+        "filters": filters,
         "attributes": attrs_json(ds),
-        "value": values(desc, shape, ds[()]),
+        "value": values(desc, shape, ds[()] if shape is not None else None),
     }
 
 
@@ -195,6 +250,9 @@ def walk(f):
             if isinstance(obj, h5py.Group):
                 out[path] = {"kind": "group", "attributes": attrs_json(obj)}
                 rec(obj, path + "/")
+            elif isinstance(obj, h5py.Datatype):
+                out[path] = {"kind": "datatype", "datatype": dt_desc(obj.id),
+                             "attributes": attrs_json(obj)}
             else:
                 out[path] = dataset_json(obj)
 
@@ -204,9 +262,10 @@ def walk(f):
 
 def write_json(h5path):
     with h5py.File(h5path, "r") as f:
+        CURRENT["file"] = f
         doc = walk(f)
     with open(h5path[:-3] + ".json", "w") as out:
-        json.dump(doc, out, sort_keys=True, separators=(",", ":"))
+        json.dump(doc, out, sort_keys=True, separators=(",", ":"), allow_nan=False)
         out.write("\n")
 
 
@@ -359,6 +418,9 @@ def chunked_content(f):
         np.dtype([("a", "<i8"), ("b", "<i8")])), chunks=(4,), compression="gzip")
     f.create_dataset("empty_chunked", shape=(0,), maxshape=(None,), dtype="<i8",
                      chunks=(16,))
+    # 1490 small chunks written in order, so adjacent in the file: a range over them is a
+    # few reads of the source (tests/hdf5lite_reads.rs counts them).
+    f.create_dataset("many_chunks", data=np.arange(14_900, dtype="<i8"), chunks=(10,))
 
 
 def chunk_indexes_content(f):
@@ -414,15 +476,160 @@ def chunk_indexes_content(f):
 
 
 def unsupported_content(f):
-    f.create_dataset("lzf", data=np.arange(100, dtype="<i4"), chunks=(10,),
-                     compression="lzf")
+    # What sp lists but cannot read the values of: external storage and filters it has no
+    # decoder for (blosc from hdf5plugin, szip).
     f.create_dataset("external", shape=(10,), dtype="<i4",
                      external=[("external.bin", 0, h5py.h5f.UNLIMITED)])
-    f["named_type"] = np.dtype("<i4")
-    f.create_dataset("uses_named_type", data=np.arange(3, dtype="<i4"),
-                     dtype=f["named_type"])
-    f.create_dataset("scaleoffset", data=np.arange(100, dtype="<i4"), chunks=(10,),
-                     scaleoffset=0)
+    f.create_dataset("blosc", data=np.arange(100, dtype="<i4"), chunks=(10,),
+                     **hdf5plugin.Blosc())
+    f.create_dataset("szip", data=np.arange(100, dtype="<i4"), chunks=(10,),
+                     compression="szip")
+    f.create_dataset("readable", data=np.arange(3, dtype="<i4"))
+
+
+def references_content(f):
+    """Every datatype class but time, references, dimension scales, committed datatypes
+    and null dataspaces."""
+    data = f.create_dataset("data", data=np.arange(20, dtype="<i4").reshape(4, 5))
+    g = f.create_group("g")
+    g.attrs["self"] = g.ref
+    f.create_dataset("refs", data=[data.ref, g.ref, h5py.Reference()], dtype=h5py.ref_dtype)
+    f.create_dataset("regions", data=[data.regionref[1:3, 2:4], data.regionref[0, 0],
+                                      data.regionref[::2, 1], data.regionref[...]],
+                     dtype=h5py.regionref_dtype)
+    points = h5py.h5s.create_simple((4, 5))
+    points.select_elements([(0, 1), (3, 4), (2, 2)])
+    f.create_dataset("point_region", data=[h5py.h5r.create(f.id, b"data", h5py.h5r.DATASET_REGION,
+                                                           points)],
+                     dtype=h5py.regionref_dtype)
+    ints = h5py.vlen_dtype(np.dtype("<i2"))
+    f.create_dataset("vlen_ints", data=np.array(
+        [np.arange(3, dtype="<i2"), np.arange(0, dtype="<i2"), np.arange(5, dtype="<i2")],
+        dtype=object), dtype=ints)
+    # Little-endian: h5py 3.16 reads a vlen of big-endian floats byte-swapped (h5dump shows
+    # the file holds the right values), so it cannot be the oracle for those.
+    floats = h5py.vlen_dtype(np.dtype("<f8"))
+    f.create_dataset("vlen_floats_chunked", data=np.array(
+        [np.linspace(0, 1, i) for i in range(40)], dtype=object), dtype=floats, chunks=(8,),
+        compression="gzip")
+    # A variable-length sequence attribute on the root, as netCDF writes them.
+    f.attrs.create("vlen_attr", np.array([np.arange(2, dtype="<i2"), np.arange(3, dtype="<i2")],
+                                         dtype=object), dtype=ints)
+    f.attrs["ref_attr"] = data.ref
+    f.create_dataset("opaque", data=np.array([b"ab\x00c", b"\xff\x00\x01\x02"], dtype="V4"))
+    space = h5py.h5s.create_simple((4,))
+    bits = h5d.create(f.id, b"bitfield", h5t.STD_B16BE, space)
+    bits.write(h5py.h5s.ALL, h5py.h5s.ALL, np.array([1, 2, 0xffff, 0x8000], dtype=">u2"),
+               mtype=h5t.STD_B16BE)
+    f.create_dataset("f16", data=np.array([1.5, -0.1, np.inf, 65504, 6e-8], dtype="<f2"))
+    f.create_dataset("u128_free_enum", data=np.array([0, 1, 255], dtype="u1"),
+                     dtype=h5py.enum_dtype({"LOW": 0, "HIGH": 255}, basetype="u1"))
+    f.create_dataset("null", data=h5py.Empty("<f8"))
+    f.attrs["null"] = h5py.Empty("<i4")
+    f["point_t"] = np.dtype([("x", "<i4"), ("y", "<f8")])
+    f["point_t"].attrs["note"] = "a committed type"
+    f.attrs.create("committed", np.array([(1, 2.5)], dtype=f["point_t"].dtype)[0],
+                   dtype=f["point_t"])
+    f.create_dataset("uses_committed", data=np.array([(3, 0.5), (4, -1.0)],
+                                                     dtype=f["point_t"].dtype),
+                     dtype=f["point_t"])
+    # Dimension scales, as netCDF and h5py's dims API write them.
+    x = f.create_dataset("x", data=np.arange(5, dtype="<f8"))
+    x.make_scale("x")
+    data.dims[1].attach_scale(x)
+
+
+def filters_content(f):
+    """Every filter sp decodes, alone and with shuffle and Fletcher-32."""
+    n = 5000
+    ints = (np.arange(n, dtype="<i8") * 7919) % 100_003
+    f.create_dataset("lzf", data=ints, chunks=(512,), compression="lzf")
+    f.create_dataset("lzf_shuffle", data=ints, chunks=(512,), compression="lzf", shuffle=True,
+                     fletcher32=True)
+    f.create_dataset("zstd", data=ints, chunks=(512,), **hdf5plugin.Zstd(clevel=9))
+    f.create_dataset("zstd_shuffle_2d", data=np.linspace(0, 1, 1200).reshape(30, 40),
+                     chunks=(7, 9), shuffle=True, **hdf5plugin.Zstd())
+    strs = np.array([f"s{i % 97}" * (i % 5) for i in range(3000)], dtype=object)
+    f.create_dataset("lzf_vlen", data=strs, dtype=h5py.string_dtype(), chunks=(256,),
+                     compression="lzf")
+    f.create_dataset("scaleoffset_int", data=np.arange(100, dtype="<i4") * 3 - 50,
+                     chunks=(10,), scaleoffset=0)
+    f.create_dataset("scaleoffset_u8", data=(np.arange(300) % 251).astype("u1"),
+                     chunks=(64,), scaleoffset=0)
+    f.create_dataset("scaleoffset_i64_fill", shape=(100,), dtype="<i8", chunks=(10,),
+                     scaleoffset=0, fillvalue=-7)[10:60] = np.arange(50) * 1000
+    f.create_dataset("scaleoffset_f32", data=np.linspace(-1, 1, 50).astype("<f4"),
+                     chunks=(10,), scaleoffset=3)
+    f.create_dataset("scaleoffset_f64", data=np.linspace(-10, 10, 50), chunks=(25,),
+                     scaleoffset=2)
+    f.create_dataset("nbit_full_width", data=np.arange(40, dtype="<i4"), chunks=(10,),
+                     compression=h5py.h5z.FILTER_NBIT)
+
+
+def netcdf_files():
+    """netCDF-4 files written by the netCDF4 package (netCDF-C): dimensions (with an
+    unlimited one), groups, vlen strings, compound, enum and vlen types, zlib, shuffle and
+    fletcher32."""
+    import netCDF4
+
+    path = os.path.join(HERE, "netcdf4.h5")
+    with netCDF4.Dataset(path, "w", format="NETCDF4") as nc:
+        nc.title = "sp reader corpus"
+        nc.createDimension("time", None)
+        nc.createDimension("lat", 4)
+        nc.createDimension("lon", 3)
+        t = nc.createVariable("time", "f8", ("time",))
+        t.units = "hours since 2000-01-01"
+        t[:] = np.arange(6) * 1.5
+        temp = nc.createVariable("temp", "f4", ("time", "lat", "lon"), zlib=True, shuffle=True,
+                                 fletcher32=True, fill_value=-999.0)
+        temp.units = "K"
+        temp[:] = (np.arange(72).reshape(6, 4, 3) / 7 + 270).astype("f4")
+        lat = nc.createVariable("lat", "i2", ("lat",))
+        lat[:] = [-45, -15, 15, 45]
+        names = nc.createVariable("names", str, ("lon",))
+        names[:] = np.array(["alpha", "", "gamma"], dtype=object)
+        wind = nc.createEnumType(np.uint8, "wind_t", {"calm": 0, "breeze": 1, "gale": 2})
+        w = nc.createVariable("wind", wind, ("lat",))
+        w[:] = np.array([0, 2, 1, 1], dtype="u1")
+        rec = nc.createCompoundType(np.dtype([("id", "<i4"), ("value", "<f8")]), "rec_t")
+        r = nc.createVariable("records", rec, ("lon",))
+        r[:] = np.array([(1, 0.5), (2, -1.25), (3, 1e10)], dtype=rec.dtype)
+        seq = nc.createVLType(np.int32, "seq_t")
+        v = nc.createVariable("ragged", seq, ("lon",))
+        for i in range(3):
+            v[i] = np.arange(i + 1, dtype="i4")
+        grp = nc.createGroup("forecast")
+        grp.createDimension("step", 2)
+        s = grp.createVariable("step", "i8", ("step",))
+        s[:] = [6, 12]
+        grp.setncattr_string("model", "toy")
+    write_json(path)
+
+
+def profile_files():
+    """Profiles written by the reference's Python writer with each compression it offers."""
+    import scope_profiler as sp
+
+    for comp in ("gzip", "lzf", "zstd"):
+        path = os.path.join(HERE, f"profile_{comp}.h5")
+        with sp.session(file_path=path, hdf5_compression=comp, label=f"profile-{comp}",
+                        verbose=False):
+            for _ in range(1500):
+                with sp.region("outer"):
+                    for _ in range(2):
+                        with sp.region("inner"):
+                            pass
+        write_json(path)
+
+
+def nbit_file():
+    """nbit.h5 and nbit_libhdf5.json from libhdf5 1.10 (see nbit.c)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "nbit")
+        subprocess.run(["h5cc", "-o", exe, os.path.join(HERE, "nbit.c")], check=True, cwd=tmp)
+        subprocess.run([exe, os.path.join(HERE, "nbit.h5"),
+                        os.path.join(HERE, "nbit_libhdf5.json")], check=True)
 
 
 def links_content(f):
@@ -454,6 +661,10 @@ GENERATED = [
     ("chunk_indexes_v5.h5", "latest", chunk_indexes_content),
     ("layout_v5.h5", "latest", lambda f: f.create_dataset(
         "gzip", data=np.arange(100, dtype="<i4"), chunks=(10,), compression="gzip")),
+    ("references_earliest.h5", "earliest", references_content),
+    ("references_latest.h5", LATEST, references_content),
+    ("filters_earliest.h5", "earliest", filters_content),
+    ("filters_latest.h5", LATEST, filters_content),
 ]
 
 
@@ -463,9 +674,13 @@ def main():
         with h5py.File(path, "w", libver=libver, track_order=False) as f:
             content(f)
         write_json(path)
-    # Unsupported features: no JSON; the test asserts the specific errors.
-    with h5py.File(os.path.join(HERE, "unsupported.h5"), "w", libver=LATEST) as f:
-        unsupported_content(f)
+    for name, content in (("unsupported.h5", unsupported_content),):
+        path = os.path.join(HERE, name)
+        with h5py.File(path, "w", libver=LATEST) as f:
+            content(f)
+    netcdf_files()
+    profile_files()
+    nbit_file()
     with h5py.File(os.path.join(HERE, "links.h5"), "w") as f:
         links_content(f)
     # The reference's own outputs (SCHEMA.md golden files).

@@ -7,10 +7,14 @@
 # reference's output lands in `expected/<name>`. The reference is deterministic: rerunning
 # this reproduces the committed files byte for byte.
 #
+# Inputs that are themselves Python runs of the reference (one per `hdf5_compression`) are
+# made first by make_python_profiles.py, only when missing: their timestamps are real.
+#
 #   SP_PYTHON=.venv/bin/python tests/golden/regenerate.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 python=${SP_PYTHON:-$here/../../.venv/bin/python}
+"$python" "$here/make_python_profiles.py" "$here"/*/
 for case_dir in "$here"/*/; do
   [ -f "$case_dir/case.txt" ] || continue
   inputs=$(sed -n 1p "$case_dir/case.txt")

@@ -144,6 +144,7 @@ fn content_by_path(path: &Path) -> std::collections::BTreeMap<String, String> {
                 }
                 (group.attributes().expect("attributes"), "group".to_owned())
             }
+            Object::Datatype(t) => (Vec::new(), format!("datatype {:?}", t.datatype())),
             Object::Dataset(ds) => {
                 let values = ds.read_values().expect("values");
                 (
@@ -188,3 +189,67 @@ pub fn assert_same_content_by_our_reader(ours: &Path, expected: &Path) {
         differences.join("\n")
     );
 }
+
+/// The integers `h5dump` (Debian's libhdf5) prints for dataset `path` of `file`.
+pub fn h5dump_ints(file: &Path, path: &str) -> Vec<i64> {
+    let out = run_ok(
+        Command::new("h5dump")
+            .args(["-y", "-w", "0", "-d", path])
+            .arg(file),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let data = text
+        .split_once("DATA {")
+        .unwrap_or_else(|| panic!("h5dump printed no data for {path}: {text}"))
+        .1;
+    let data = &data[..data.find('}').unwrap_or(data.len())];
+    data.split([',', '\n', ' '])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().unwrap_or_else(|_| panic!("{path}: {t:?}")))
+        .collect()
+}
+
+/// The names in `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| {
+            e.expect("dir entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// A small deterministic generator (64-bit LCG, high bits), for damaged-file sweeps.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 21
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Reader caps far below the defaults, for damaged files: a damaged size field must hit
+/// them, not the machine.
+pub const TIGHT_LIMITS: sp::hdf5lite::Limits = sp::hdf5lite::Limits {
+    max_metadata_bytes: 1 << 20,
+    max_chunk_bytes: 1 << 20,
+    max_read_bytes: 8 << 20,
+    max_depth: 16,
+    max_header_chunks: 64,
+    max_object_entries: 4096,
+};

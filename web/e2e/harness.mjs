@@ -92,6 +92,20 @@ export function sp(args, cwd) {
   return r.stdout;
 }
 
+// Clicks `selector` and returns the file the page saved: {name, bytes}.
+export async function download(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const file = await dl.path();
+  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(file) };
+}
+
+// `sp ARGS…` run in `cwd`; its stdout as bytes.
+export function spBytes(args, cwd) {
+  const r = spawnSync(SP_BIN, args, { cwd, maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`sp ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
 // RFC 4180 CSV into rows of cells.
 export function parseCsv(text) {
   const rows = [];
@@ -116,9 +130,14 @@ export function parseCsv(text) {
 // `sp inspect --format csv` of `file` (run beside it, so its `file` column is the name the
 // page knows) as objects keyed by the header.
 export function inspectCsv(file, extra = []) {
-  const rows = parseCsv(sp(['inspect', path.basename(file), '--format', 'csv', ...extra], path.dirname(file)));
-  const [head, ...body] = rows;
-  return { text: null, head, rows: body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))) };
+  const text = sp(['inspect', path.basename(file), '--format', 'csv', ...extra], path.dirname(file));
+  const [head, ...body] = parseCsv(text);
+  return { text, head, rows: body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))) };
+}
+
+// `sp ls FILE --data` (run beside it), the listing the raw view shows.
+export function lsText(file) {
+  return sp(['ls', path.basename(file), '--data'], path.dirname(file));
 }
 
 // Every golden profile: tests/golden/*/expected/*.h5 and inputs/*.h5 (all are profiles).

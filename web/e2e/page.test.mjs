@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  ROOT, dropFiles, goldenProfiles, inspectCsv, launch, openPage, screenshot, setFiles, settled, showView, sp,
+  ROOT, download, dropFiles, goldenProfiles, inspectCsv, launch, lsText, openPage, screenshot, setFiles, settled, showView, sp,
 } from './harness.mjs';
 import { manyRanksProfile, schema1Profile, unsupportedFilterProfile } from './fixtures.mjs';
 
@@ -67,6 +67,23 @@ async function sameDom(page, label, rows) {
   });
 }
 
+// Download CSV saves exactly what `sp inspect --format csv` prints for the same options.
+async function sameCsv(page, label, want) {
+  const saved = await download(page, '#download-csv');
+  assert.equal(saved.bytes.toString('utf8'), want, label + ': Download CSV');
+  assert.match(saved.name, /\.csv$/);
+}
+
+// The raw view's listing, line by line, as `sp ls --data` prints it; and the DOM shows
+// one row per object.
+async function sameListing(page, label, file) {
+  const entries = await page.evaluate(() => SP.current.data.raw.entries);
+  const text = entries.map((e) => [e.path + '  ' + e.head, ...e.lines].join('\n') + '\n').join('');
+  assert.equal(text, lsText(file), label + ': raw view = sp ls --data');
+  const dom = await page.$$eval('#raw-table tbody tr', (trs) => trs.map((tr) => tr.dataset.path));
+  assert.deepEqual(dom, entries.map((e) => e.path), label + ': raw rows');
+}
+
 test('the first screen says nothing leaves the tab', async () => {
   const page = await openPage(browser);
   const text = await page.textContent('#welcome');
@@ -92,8 +109,10 @@ test('every golden profile: the region table equals sp inspect --format csv', as
     const info = await page.evaluate(() => ({ tree: SP.current.tree, source: SP.current.data.table.source }));
     assert.equal(info.tree, 'loaded', label);
     const rows = await tableRows(page);
-    sameRows(label, rows, inspectCsv(file));
+    const csv = inspectCsv(file);
+    sameRows(label, rows, csv);
     await sameDom(page, label, rows);
+    await sameCsv(page, label, csv.text);
     assert.deepEqual(page.errors, [], label);
     assert.deepEqual(page.network, [], label + ': requests that leave the tab');
     await page.close();
@@ -132,7 +151,9 @@ test('options: ranks, include/exclude, sort and percentage mode as sp inspect ta
       SP.invalidate(fs);
     }, { include: c.include || '', exclude: c.exclude || '', ranks: c.ranks || '', sort: c.sort || 'start', mode: c.mode || 'coverage' });
     await settled(page);
-    sameRows(c.args.join(' '), await tableRows(page), inspectCsv(file, c.args), { percent: c.percent !== false });
+    const csv = inspectCsv(file, c.args);
+    sameRows(c.args.join(' '), await tableRows(page), csv, { percent: c.percent !== false });
+    await sameCsv(page, c.args.join(' '), csv.text);
   }
   // Typing in the filter bar does the same.
   await page.evaluate(() => { Object.assign(SP.current.opts, { sort: 'start', mode: 'coverage' }); SP.select(SP.current); });
@@ -156,9 +177,12 @@ test('index rows equal sp inspect --flat; percentiles are read on demand', async
   await settled(page);
   const rows = await tableRows(page);
   assert.equal(await page.evaluate(() => SP.current.data.table.source), 'index');
-  sameRows('--flat', rows, inspectCsv(file, ['--flat']));
+  const flat = inspectCsv(file, ['--flat']);
+  sameRows('--flat', rows, flat);
+  await sameCsv(page, '--flat', flat.text);
   assert.ok(await page.$('td.pending'), 'percentile cells wait for a click');
   await screenshot(page, '2-regions-index');
+  const opened = await page.evaluate(() => SP.current.io);
   await page.click('text=compute percentiles');
   await page.waitForFunction(() => !SP.current.pctBusy && !document.querySelector('td.pending'));
   const pct = await page.evaluate(() => SP.current.pct);
@@ -170,8 +194,9 @@ test('index rows equal sp inspect --flat; percentiles are read on demand', async
       assert.equal(got, want, `${c.name} ${k}`);
     }
   }
+  // The pass over every region's events reads each byte of the file at most once.
   const io = await page.evaluate(() => SP.current.io);
-  assert.ok(io.reads > 0 && io.bytes <= io.size, JSON.stringify(io));
+  assert.ok(io.reads > 0 && io.bytes - opened.bytes <= io.size, JSON.stringify([opened, io]));
   await page.close();
 });
 
@@ -242,7 +267,7 @@ test('bad files get one sentence naming them, never a blank page', async () => {
     [text, /^notes\.txt is not an HDF5 file: it has no HDF5 signature\.$/],
     [cut, /^cut\.h5 is truncated: .*passes the end of the file \(20000 bytes\).*\.$/],
     [path.join(ROOT, 'tests/golden/c_trace/inputs/profile_rank00000.spt'), /^profile_rank00000\.spt is a scope-profiler native trace \(\.spt\), not a profile/],
-    [unsupportedFilterProfile(), /^unsupported_filter\.h5 uses an HDF5 feature this page cannot read: \/rank_region_index\/ranks: filter 6 \(scaleoffset\) is not supported/],
+    [unsupportedFilterProfile(), /^unsupported_filter\.h5 uses an HDF5 feature this page cannot read: \/rank_region_index\/ranks: filter 32001 \(blosc\) is not supported\.$/],
   ];
   for (const [file, want] of cases) {
     const page = await open(file);
@@ -252,11 +277,71 @@ test('bad files get one sentence naming them, never a blank page', async () => {
     if (file === cut) await screenshot(page, '6-error');
     await page.close();
   }
-  // An HDF5 file that is not a profile opens its raw view, with a notice.
-  const page = await open(path.join(ROOT, 'tests/corpus/groups_latest.h5'));
-  assert.match(await page.textContent('#notice'), /^groups_latest\.h5 is an HDF5 file but not a scope-profiler profile/);
-  assert.equal(await page.evaluate(() => SP.current.view), 'raw');
+});
+
+test('any other HDF5 file opens its raw view, as sp ls --data lists it', async () => {
+  const files = ['groups_latest.h5', 'types_latest.h5', 'netcdf4.h5', 'references_latest.h5', 'unsupported.h5', 'filters_latest.h5']
+    .map((f) => path.join(ROOT, 'tests/corpus', f));
+  for (const file of files) {
+    const label = path.basename(file);
+    const page = await open(file, file.endsWith('netcdf4.h5') ? 'drop' : 'input');
+    assert.match(await page.textContent('#notice'), new RegExp('^' + label.replace('.', '\\.') + ' is an HDF5 file but not a scope-profiler profile'));
+    assert.equal(await page.evaluate(() => SP.current.view), 'raw');
+    await sameListing(page, label, file);
+    // Only the raw view applies.
+    assert.equal(await page.isDisabled('#views [data-view="regions"]'), true);
+    if (label === 'unsupported.h5') {
+      assert.match(await page.textContent('#view-raw'), /could not be read/);
+      await screenshot(page, '5-raw-unsupported');
+    }
+    if (label === 'types_latest.h5') await screenshot(page, '5-raw');
+    assert.deepEqual(page.errors, [], label);
+    await page.close();
+  }
+});
+
+test('a profile has its HDF5 tree as a tab', async () => {
+  const file = path.join(ROOT, 'tests/golden/mixed/expected/merged.h5');
+  const page = await open(file);
+  await showView(page, 'raw');
+  await sameListing(page, 'merged.h5', file);
+  assert.match(await page.textContent('#raw-table'), /summary_statistics/);
+  await screenshot(page, '5-raw-profile');
+  // Folding a group hides what is under it.
+  await page.click('#raw-table tr[data-path="/rank_region_index"] .tree');
+  assert.equal(await page.$('#raw-table tr[data-path="/rank_region_index/ranks"]'), null);
+  assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('lzf and zstd profiles: tables, percentiles from compressed events, and the filters listed', async () => {
+  for (const [file, filter] of [
+    ['tests/golden/h5_python_lzf/inputs/lzf.h5', 'lzf(32000)'],
+    ['tests/golden/h5_python_zstd/inputs/zstd.h5', 'zstd(32015)'],
+  ].map(([f, x]) => [path.join(ROOT, f), x])) {
+    const label = path.basename(file);
+    const page = await open(file, 'drop');
+    await showView(page, 'regions');
+    const csv = inspectCsv(file);
+    sameRows(label, await tableRows(page), csv);
+    await sameCsv(page, label, csv.text);
+    // The index rows' percentiles decode the compressed event chunks in the worker.
+    await page.click('.seg button:nth-child(2)');
+    await settled(page);
+    await page.click('text=compute percentiles');
+    await page.waitForFunction(() => !SP.current.pctBusy && !document.querySelector('td.pending'));
+    const pct = await page.evaluate(() => SP.current.pct);
+    const want = inspectCsv(file, ['--flat', '--columns', 'p50', 'p95', 'p99']);
+    for (const c of want.rows) {
+      for (const k of ['p50', 'p95', 'p99']) {
+        assert.equal(pct[c.name] ? pct[c.name].v[k] : null, c[k] === '' ? null : Number(c[k]), `${label}: ${c.name} ${k}`);
+      }
+    }
+    await showView(page, 'raw');
+    assert.match(await page.textContent('#raw-table tr[data-path="/events/durations"]'), new RegExp('shuffle\\+' + filter.replace(/[()]/g, '\\$&')));
+    assert.deepEqual(page.errors, [], label);
+    await page.close();
+  }
 });
 
 test('the shipped C example, as the README shows it', async () => {

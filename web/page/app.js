@@ -104,6 +104,8 @@ SP.openFile = async (file) => {
   if (info.kind === 'profile') {
     await SP.firstTable(fs);
     if (info.tree === 'available') SP.loadTree(fs);
+  } else {
+    SP.status('Opened ' + fs.name + ', an HDF5 file that is not a profile: its tree.');
   }
 };
 
@@ -189,12 +191,8 @@ SP.select = (fs) => {
   f.mode.value = fs.opts.mode;
   const profile = fs.info.kind === 'profile';
   f.hidden = !profile;
-  const ops = fs.info.ops || [];
-  for (const b of SP.$('#views').querySelectorAll('button')) {
-    const raw = b.dataset.view === 'raw';
-    b.disabled = raw ? !ops.includes('raw') : !profile;
-    b.hidden = raw && !ops.includes('raw');
-  }
+  // Any HDF5 file has its raw tree; the other views need a profile.
+  for (const b of SP.$('#views').querySelectorAll('button')) b.disabled = b.dataset.view !== 'raw' && !profile;
   const notice = SP.$('#notice');
   notice.hidden = !fs.info.notice;
   notice.textContent = fs.info.notice || '';
@@ -260,6 +258,22 @@ SP.showError = (sentence) => {
 };
 
 SP.hideError = () => { SP.$('#error').hidden = true; };
+
+// ---- downloads ------------------------------------------------------------------------
+
+// A file name without its extension.
+SP.stem = (name) => name.replace(/\.[^.]*$/, '');
+
+// Saves a Blob under `name` (the browser's download; nothing leaves the machine). The
+// last one is kept in SP.lastDownload for the tests.
+SP.download = (blob, name) => {
+  SP.lastDownload = { blob, name };
+  const a = SP.el('a', { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+};
 
 // ---- input ----------------------------------------------------------------------------
 

@@ -156,9 +156,7 @@ SP.table.toolbar = (fs, data, lazy) => {
     ' ' + c.label)));
   menu.append(button, list);
   bar.append(menu);
-  if ((fs.info.ops || []).includes('csv')) {
-    bar.append(SP.el('button', { id: 'download-csv', title: 'The rows as sp inspect --format csv writes them', text: 'Download CSV', onclick: () => T.downloadCsv(fs) }));
-  }
+  bar.append(SP.el('button', { id: 'download-csv', title: 'These rows as sp inspect --format csv writes them for the same options' + (data.source === 'index' ? ' (with --flat: no percentiles)' : ''), text: 'Download CSV', onclick: () => T.downloadCsv(fs) }));
   if (fs.treeError) bar.append(SP.el('span', { class: 'muted', text: fs.treeError }));
   else if (fs.tree === 'too-large') bar.append(SP.el('span', { class: 'muted', text: 'The call tree of ' + fs.info.calls.toLocaleString('en-US') + ' calls is not built in the browser; rows come from the index.' }));
   else if (fs.tree === 'available') bar.append(SP.el('span', { class: 'muted', text: 'reading the call tree…' }));
@@ -227,13 +225,9 @@ SP.table.percentiles = async (fs, names) => {
   }
 };
 
+// The rows as `sp inspect --format csv` writes them, from the library's CSV writer.
 SP.table.downloadCsv = async (fs) => {
-  const reply = await SP.ask(fs, 'csv', { pct: fs.pct });
+  const reply = await SP.ask(fs, 'csv');
   if (reply.error) { SP.showError(reply.error); return; }
-  const blob = new Blob([reply.ok.csv], { type: 'text/csv' });
-  const a = SP.el('a', { href: URL.createObjectURL(blob), download: fs.name.replace(/\.[^.]*$/, '') + '.csv' });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  SP.download(new Blob([reply.ok.csv], { type: 'text/csv' }), SP.stem(fs.name) + '.csv');
 };

@@ -78,23 +78,45 @@ SP.views.metadata = {
   },
 };
 
+// The raw view: the HDF5 tree as `sp ls FILE --data` lists it, one object per row: its
+// name indented by depth (groups fold), what it is (type, shape, storage), and under it
+// its attributes and first values; parts that cannot be read are marked.
 SP.views.raw = {
   name: 'raw',
-  needs: (fs) => ((fs.info.ops || []).includes('raw') ? ['raw'] : []),
+  needs: () => ['raw'],
   render: (fs, root) => {
     const raw = fs.data.raw;
     if (!raw) { root.replaceChildren(); return; }
     if (raw.error) { root.replaceChildren(SP.el('p', { class: 'error', text: raw.error })); return; }
+    fs.rawFolded = fs.rawFolded || new Set();
+    const filter = SP.el('input', { placeholder: 'filter paths…', class: 'mono', spellcheck: 'false', value: fs.rawFilter || '', oninput: () => { fs.rawFilter = filter.value; draw(); } });
     const body = SP.el('tbody');
-    for (const e of raw.entries) {
-      body.append(SP.el('tr', { dataset: { path: e.path } },
-        SP.el('td', { class: 'path', style: 'padding-left:' + (10 + 14 * e.depth) + 'px', text: e.name }),
-        SP.el('td', { class: 'kind', text: e.kind }),
-        SP.el('td', { class: 'val', text: e.detail })));
-    }
+    const draw = () => {
+      const q = (fs.rawFilter || '').toLowerCase();
+      const rows = [];
+      let hidden = null;
+      for (const e of raw.entries) {
+        if (hidden && e.path.startsWith(hidden)) continue;
+        hidden = null;
+        if (q && !e.path.toLowerCase().includes(q)) continue;
+        const folded = e.kind === 'group' && fs.rawFolded.has(e.path);
+        if (folded) hidden = e.path === '/' ? '/' : e.path + '/';
+        const toggle = e.kind === 'group'
+          ? SP.el('span', { class: 'tree', text: folded ? '▸' : '▾', onclick: () => { if (fs.rawFolded.has(e.path)) fs.rawFolded.delete(e.path); else fs.rawFolded.add(e.path); draw(); } })
+          : SP.el('span', { class: 'tree leaf' });
+        rows.push(SP.el('tr', { dataset: { path: e.path, kind: e.kind }, class: e.problems ? 'problem' : null },
+          SP.el('td', { class: 'path', title: e.path }, SP.el('span', { class: 'indent', style: 'width:' + (q ? 0 : 14 * e.depth) + 'px' }), toggle, SP.el('span', { text: q ? e.path : e.name })),
+          SP.el('td', { class: 'val' },
+            SP.el('div', { class: 'head', text: e.head }),
+            e.lines.length ? SP.el('div', { class: 'lines', text: e.lines.map((l) => l.replace(/^ {4}/, '')).join('\n') }) : null)));
+      }
+      body.replaceChildren(...rows);
+    };
+    draw();
     root.replaceChildren(
-      SP.el('p', { class: 'hint', text: raw.summary }),
+      SP.el('p', { class: 'hint' }, raw.summary, ' ', SP.el('span', { class: 'muted', text: 'As sp ls --data lists it: the first ' + 8 + ' values of each dataset, every attribute.' })),
+      SP.el('div', { class: 'toolbar' }, filter),
       SP.el('table', { class: 'grid raw', id: 'raw-table' },
-        SP.el('thead', {}, SP.el('tr', {}, ['name', 'kind', 'type, shape, storage, attributes, values'].map((h) => SP.el('th', { class: 'left', text: h })))), body));
+        SP.el('thead', {}, SP.el('tr', {}, ['object', 'type · shape · storage, then @attributes and = values'].map((h) => SP.el('th', { class: 'left', text: h })))), body));
   },
 };

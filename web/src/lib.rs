@@ -15,6 +15,8 @@
 #[cfg(target_arch = "wasm32")]
 mod ffi;
 pub mod messages;
+pub mod profile;
+pub mod raw;
 pub mod rows;
 pub mod selection;
 pub mod session;

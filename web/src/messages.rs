@@ -5,6 +5,7 @@ use std::error::Error as _;
 
 use sp::analysis;
 use sp::hdf5lite::{self, ErrorKind};
+use sp::schema;
 
 /// Why an HDF5 read failed.
 pub fn hdf5(name: &str, e: &hdf5lite::Error) -> String {
@@ -38,16 +39,38 @@ pub fn hdf5(name: &str, e: &hdf5lite::Error) -> String {
 /// Why a profile read failed.
 pub fn profile(name: &str, e: &analysis::Error) -> String {
     match e {
-        analysis::Error::Hdf5(h) => hdf5(name, h),
-        analysis::Error::NotAProfile(m) => {
-            format!("{name} is an HDF5 file but not a scope-profiler profile: {m}.")
-        }
+        analysis::Error::Profile(p) => schema_error(name, p),
         analysis::Error::Corrupt(m) => format!("{name} is a damaged profile: {m}."),
         analysis::Error::NoSummary => {
             format!("{name} stores no summary statistics, which this view needs.")
         }
         analysis::Error::Write(e) => format!("{name}: writing failed: {e}."),
+        other => format!("{name}: {other}."),
     }
+}
+
+/// Why the profile layer refused a file.
+pub fn schema_error(name: &str, e: &schema::Error) -> String {
+    match e {
+        schema::Error::Hdf5(h) => hdf5(name, h),
+        schema::Error::NotAProfile(m) => format!("{name} is an HDF5 file but {m}."),
+        schema::Error::Schema(m) => format!("{name} is a profile this page cannot read: {m}."),
+        schema::Error::Corrupt(m) => format!("{name} is a damaged profile: {m}."),
+        schema::Error::Unsupported(m) => {
+            format!("{name} holds something this page cannot read: {m}.")
+        }
+        other => format!("{name}: {other}."),
+    }
+}
+
+/// A schema-1 profile too large to read whole.
+pub fn legacy_too_large(name: &str, size: u64, limit: u64) -> String {
+    format!(
+        "{name} is a schema-1 profile of {}, which has no index: the page reads such files \
+         whole, up to {}.",
+        sp::analysis::units::bytes_text(size),
+        sp::analysis::units::bytes_text(limit)
+    )
 }
 
 /// The notice for an HDF5 file that is not a profile, above its raw view when there is one.

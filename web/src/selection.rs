@@ -1,47 +1,62 @@
-//! The page's table options, as `sp inspect` takes them: include/exclude patterns, a rank
-//! list like `0-3,8`, the sort column and the percentage mode.
+//! The page's table options, as `sp inspect` takes them: include/exclude patterns, rank
+//! specs like `0-3,8` (parsed by the library, as `--ranks` is), the sort column and the
+//! percentage mode.
 
 use serde_json::Value as Json;
-use sp::analysis::pattern::Pattern;
-use sp::analysis::{PercentageMode, Selection, SortKey};
+use sp::analysis::report::ReportOptions;
+use sp::analysis::{parse_ranks, PercentageMode, RowOptions, Selection, SelectionError, SortKey};
 
 /// Parsed options of one request.
+#[derive(Debug)]
 pub struct Options {
-    include: Vec<Pattern>,
-    exclude: Vec<Pattern>,
-    /// Whether any include/exclude pattern was given.
-    filtered: bool,
-    pub ranks: Option<Vec<u32>>,
+    pub selection: Selection,
     pub sort: SortKey,
     pub mode: PercentageMode,
 }
 
-/// Most ranks a range may name (as the CLI's `--ranks`).
-const MAX_RANGE: u32 = 1_000_000;
+/// A selection error as the page says it.
+fn sentence(e: SelectionError) -> String {
+    match e {
+        SelectionError::Pattern { pattern, error } => {
+            format!("The pattern {pattern:?} is not valid: {error}.")
+        }
+        SelectionError::Ranks(part) => {
+            format!("{part:?} is not a rank or a range of ranks like 0-3.")
+        }
+        other => format!("{other}."),
+    }
+}
 
 impl Options {
-    /// Reads `include`, `exclude` (lists of patterns), `ranks` (a spec string or null),
-    /// `sort` and `mode` from a request; a bad pattern or rank spec is an error sentence.
+    /// Reads `include`, `exclude` (lists of patterns), `ranks` (specs separated by spaces
+    /// or commas, or null), `sort` and `mode` from a request; a bad pattern or rank spec is
+    /// an error sentence.
     pub fn from_request(req: &Json) -> Result<Options, String> {
-        let patterns = |key: &str| -> Result<Vec<Pattern>, String> {
-            let mut out = Vec::new();
-            for p in req[key].as_array().into_iter().flatten() {
-                let p = p.as_str().unwrap_or_default().trim();
-                if p.is_empty() {
-                    continue;
-                }
-                out.push(
-                    Pattern::new(p).map_err(|e| format!("The pattern {p:?} is not valid: {e}."))?,
-                );
-            }
-            Ok(out)
+        let patterns = |key: &str| -> Option<Vec<String>> {
+            let list: Vec<String> = req[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Json::as_str)
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+                .collect();
+            (!list.is_empty()).then_some(list)
         };
-        let include = patterns("include")?;
-        let exclude = patterns("exclude")?;
         let ranks = match req["ranks"].as_str().map(str::trim) {
             None | Some("") => None,
-            Some(spec) => Some(parse_ranks(spec)?),
+            Some(spec) => {
+                let specs: Vec<String> = spec.split_whitespace().map(str::to_owned).collect();
+                Some(parse_ranks(&specs).map_err(sentence)?)
+            }
         };
+        let selection = Selection::new(
+            patterns("include").as_deref(),
+            patterns("exclude").as_deref(),
+            ranks,
+        )
+        .map_err(sentence)?;
         let sort_name = req["sort"].as_str().unwrap_or("start");
         let sort = SortKey::ALL
             .iter()
@@ -53,54 +68,35 @@ impl Options {
             _ => PercentageMode::Coverage,
         };
         Ok(Options {
-            filtered: !include.is_empty() || !exclude.is_empty(),
-            include,
-            exclude,
-            ranks,
+            selection,
             sort,
             mode,
         })
     }
 
-    /// Whether a region name passes the patterns (`--include` any, `--exclude` none).
-    pub fn keeps(&self, name: &str) -> bool {
-        (self.include.is_empty() || self.include.iter().any(|p| p.matches(name)))
-            && !self.exclude.iter().any(|p| p.matches(name))
+    /// The selected ranks, if a subset was asked for.
+    pub fn ranks(&self) -> Option<&[u32]> {
+        self.selection.ranks.as_deref()
     }
 
-    /// The library's selection for these options.
-    pub fn selection<'a>(&'a self, keep: &'a dyn Fn(&str) -> bool) -> Selection<'a> {
-        Selection {
-            keep,
-            filtered: self.filtered,
-            ranks: self.ranks.clone(),
+    /// How the region rows are computed: the call tree, or one flat row per region.
+    pub fn rows(&self, flat: bool) -> RowOptions {
+        RowOptions {
+            sort: self.sort,
+            mode: self.mode,
+            flat,
         }
     }
-}
 
-/// `0 2`, `0-3`, `1,4-6` into a sorted, unique list of ranks.
-pub fn parse_ranks(spec: &str) -> Result<Vec<u32>, String> {
-    let mut out = Vec::new();
-    for part in spec
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-    {
-        let bad = || format!("{part:?} is not a rank or a range of ranks like 0-3.");
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let a: u32 = a.trim().parse().map_err(|_| bad())?;
-                let b: u32 = b.trim().parse().map_err(|_| bad())?;
-                if b < a || b - a > MAX_RANGE {
-                    return Err(bad());
-                }
-                out.extend(a..=b);
-            }
-            None => out.push(part.parse().map_err(|_| bad())?),
+    /// The report options `sp inspect` would run with (`--flat` for index rows).
+    pub fn report(&self, flat: bool) -> ReportOptions {
+        ReportOptions {
+            sort: self.sort,
+            mode: self.mode,
+            flat,
+            ..ReportOptions::default()
         }
     }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -109,29 +105,30 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn rank_specs() {
-        assert_eq!(parse_ranks("0-3, 7 2"), Ok(vec![0, 1, 2, 3, 7]));
-        assert_eq!(parse_ranks(""), Ok(vec![]));
-        assert!(parse_ranks("3-1").is_err());
-        assert!(parse_ranks("x").unwrap_err().contains("\"x\""));
-    }
-
-    #[test]
     fn options_from_a_request() {
         let o = Options::from_request(&json!({
-            "include": ["so", ""], "exclude": ["solver_x"], "ranks": "1-2", "sort": "total",
+            "include": ["so", ""], "exclude": ["solver_x"], "ranks": "1-2 4,6", "sort": "total",
             "mode": "exclusive"
         }))
         .unwrap();
-        assert!(o.keeps("solve") && !o.keeps("io") && !o.keeps("solver_x"));
-        assert_eq!(o.ranks, Some(vec![1, 2]));
+        let sel = &o.selection;
+        assert!(sel.keeps("solve") && !sel.keeps("io") && !sel.keeps("solver_x"));
+        assert_eq!(o.ranks(), Some(&[1, 2, 4, 6][..]));
         assert_eq!(
             (o.sort, o.mode),
             (SortKey::Total, PercentageMode::Exclusive)
         );
-        let o = Options::from_request(&json!({})).unwrap();
-        assert!(o.keeps("anything") && o.ranks.is_none() && !o.filtered);
-        assert!(Options::from_request(&json!({"include": ["("]})).is_err());
+        let o = Options::from_request(&json!({"include": [""]})).unwrap();
+        assert!(o.selection.keeps("anything") && o.ranks().is_none() && !o.selection.filtered());
+        assert!(Options::from_request(&json!({"include": ["("]}))
+            .unwrap_err()
+            .starts_with("The pattern \"(\" is not valid: "));
+        assert_eq!(
+            Options::from_request(&json!({"ranks": "3-1"}))
+                .err()
+                .unwrap(),
+            "\"3-1\" is not a rank or a range of ranks like 0-3."
+        );
         assert!(Options::from_request(&json!({"sort": "nope"})).is_err());
     }
 }

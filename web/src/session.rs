@@ -1,56 +1,56 @@
 //! The files open in the page and the requests about them.
 //!
-//! Opening a profile reads its index only ([`Profile::read_index`]): metadata, region
+//! Opening a profile reads its index only ([`load::read_summary`]): metadata, region
 //! names, and one fixed-size row of statistics per (rank, region). The region table, the
 //! overview and the load balance are computed from it at once, as `sp inspect --flat`
 //! computes them. When the profile has at most [`TREE_CALLS`] calls the page then asks
-//! for the whole read ([`Profile::read`]), which gives the call tree with `(own)` rows and
-//! recursion, exactly the rows of `sp inspect`. Larger profiles stay on the index; their
-//! percentiles are read per region on demand ([`region_percentiles`]).
+//! for the whole read ([`load::read_full`]), which gives the call tree with `(own)` rows
+//! and recursion, exactly the rows of `sp inspect`. Larger profiles stay on the index;
+//! their percentiles are read per region on demand. Any other HDF5 file opens for its raw
+//! view only.
 //!
 //! Requests (`op` and its fields) and answers (inside `{"ok": …}`):
 //! - `open {blob, name, size}` → the file's id, kind (`profile`, or `hdf5` for any other
 //!   HDF5 file, with a `notice`), schema, layout, ranks, regions, calls, `tree`
-//!   (`loaded`, `available` or `too-large`), metadata and `io`.
+//!   (`loaded`, `available` or `too-large`), metadata, `ops` and `io`.
 //! - `tree {file}` → reads the whole profile; `tree` as above.
 //! - `table {file, tree, include, exclude, ranks, sort, mode}` → `rows` (see
-//!   [`rows_json`]), `source` (`tree` or `index`).
-//! - `overview {…same}` → [`overview_json`]; `balance {…same}` → [`balance_json`], with the
-//!   heatmap matrix in the binary side buffer; `cell {file, tree, …, region, rank}` → one
-//!   heatmap cell in words.
+//!   [`rows_json`](crate::rows::rows_json)), `source` (`tree` or `index`).
+//! - `csv {…same}` → `csv`: the text `sp inspect --format csv` (`--flat` for index rows)
+//!   writes for the same options.
+//! - `overview {…same}`, `balance {…same}` (heatmap matrix in the binary side buffer),
+//!   `cell {…, region, rank}` → see [`crate::report`].
 //! - `percentiles {file, region, ranks}` → one region's p50/p95/p99 from its events.
+//! - `raw {file}` → the HDF5 tree, as `sp ls --data` lists it (see [`crate::raw`]).
 //! - `io {file}` → reads and bytes so far; `close {file}`.
 //!
-//! Every answer carries `io`, the file's read counters after the request.
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! Every answer about a file carries `io`, the file's read counters after the request.
 
 use serde_json::{json, Value as Json};
-use sp::analysis::balance::{rank_balance, Balance};
-use sp::analysis::overview::overview;
-use sp::analysis::quantiles::{calls_to_read, region_percentiles};
-use sp::analysis::{region_rows, EventReader, Layout, PercentageMode, Profile, Row, SortKey};
-use sp::hdf5lite::reader::{File, Value};
+use sp::analysis::load;
+use sp::analysis::metadata::label;
+use sp::hdf5lite::reader::{File, Group};
 use sp::io::ReadAt;
+use sp::schema::{self, ProfileLayout};
 
 use crate::messages;
-use crate::rows::rows_json;
-use crate::selection::Options;
+use crate::profile::{Loaded, Opened};
 use crate::source::{Bytes, Source};
-use crate::views::{balance_json, cell_text, metadata_json, overview_json, percentiles_json};
+use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 9] = [
+pub const OPS: [&str; 11] = [
     "open",
     "close",
     "io",
     "tree",
     "table",
+    "csv",
     "overview",
     "balance",
     "cell",
     "percentiles",
+    "raw",
 ];
 
 /// Profiles with at most this many calls are read whole for their call tree. Building it
@@ -66,44 +66,8 @@ pub struct Session {
     files: Vec<Option<Opened>>,
 }
 
-struct Opened {
-    name: String,
-    source: Source,
-    file: File<Source>,
-    /// `None` for an HDF5 file that is not a profile.
-    profile: Option<Box<Loaded>>,
-    /// The last report rows and load balance, by the options they were computed for: the
-    /// overview, the ranks view and every heatmap hover share them.
-    report: RefCell<Option<(String, Rc<Report>)>>,
-}
-
-/// Rows as the report computes its overview from (start order, own times filled in) and
-/// their load balance.
-struct Report {
-    rows: Vec<Row>,
-    balance: Option<Balance>,
-}
-
-struct Loaded {
-    index: Profile,
-    whole: Option<Profile>,
-    /// Calls the index points at.
-    calls: u64,
-}
-
-impl Loaded {
-    fn tree_state(&self) -> &'static str {
-        if self.whole.is_some() {
-            "loaded"
-        } else if self.calls <= TREE_CALLS {
-            "available"
-        } else {
-            "too-large"
-        }
-    }
-}
-
-type Answer = Result<Json, String>;
+/// An answer, or the sentence the page shows instead.
+pub type Answer = Result<Json, String>;
 
 impl Session {
     /// Answers one JSON request; binary results go to `bin`.
@@ -124,23 +88,27 @@ impl Session {
             return self.open_request(req);
         }
         let id = req["file"].as_u64().unwrap_or(u64::MAX);
-        let opened = usize::try_from(id)
+        let slot = usize::try_from(id)
             .ok()
-            .and_then(|i| self.files.get_mut(i))
-            .and_then(Option::as_mut)
+            .filter(|&i| self.files.get(i).is_some_and(Option::is_some))
+            .ok_or_else(|| format!("No file {id} is open."))?;
+        if op == "close" {
+            self.files[slot] = None;
+            return Ok(json!({}));
+        }
+        let opened = self.files[slot]
+            .as_mut()
             .ok_or_else(|| format!("No file {id} is open."))?;
         let mut answer = match op {
-            "close" => {
-                self.files[id as usize] = None;
-                return Ok(json!({}));
-            }
             "io" => Ok(json!({})),
             "tree" => opened.read_tree(),
             "table" => opened.table(req),
+            "csv" => opened.csv(req),
             "overview" => opened.overview(req),
             "balance" => opened.balance(req, bin),
             "cell" => opened.cell(req),
             "percentiles" => opened.percentiles(req),
+            "raw" => opened.raw(),
             other => Err(format!(
                 "The page asked for {other:?}, which this build does not know."
             )),
@@ -177,9 +145,12 @@ impl Session {
         }
         let file = File::open(source.clone()).map_err(|e| messages::hdf5(&name, &e))?;
         let mut answer = json!({ "name": name, "size": size, "ops": OPS });
-        let profile = if is_profile(&file).map_err(|e| messages::hdf5(&name, &e))? {
-            let loaded = load(&name, &file, size)?;
-            let p = &loaded.index;
+        let root = file.root().map_err(|e| messages::hdf5(&name, &e))?;
+        let profile = if is_profile(&root).map_err(|e| messages::hdf5(&name, &e))? {
+            let loaded = load_profile(&name, &file, size)?;
+            let p = loaded
+                .head()
+                .ok_or_else(|| format!("{name} has no rows to show."))?;
             answer["kind"] = json!("profile");
             answer["schema"] = json!(p.schema);
             answer["layout"] = json!(p.layout.name());
@@ -193,21 +164,15 @@ impl Session {
             answer["calls"] = json!(loaded.calls);
             answer["tree"] = json!(loaded.tree_state());
             answer["tree_limit"] = json!(TREE_CALLS);
-            answer["label"] = json!(p.label());
+            answer["label"] = json!(label(p));
             answer["metadata"] = metadata_json(p);
             Some(Box::new(loaded))
         } else {
             answer["kind"] = json!("hdf5");
-            answer["notice"] = json!(messages::not_a_profile(&name, OPS.contains(&"raw")));
+            answer["notice"] = json!(messages::not_a_profile(&name, true));
             None
         };
-        let opened = Opened {
-            name,
-            source,
-            file,
-            profile,
-            report: RefCell::new(None),
-        };
+        let opened = Opened::new(name, source, file, profile);
         answer["io"] = opened.io();
         let id = match self.files.iter().position(Option::is_none) {
             Some(free) => {
@@ -225,228 +190,44 @@ impl Session {
 }
 
 /// Whether an HDF5 file is a scope-profiler profile: it has the schema attribute (schema
-/// 2 and 3), or `rankN` groups (schema 1).
-fn is_profile<R: ReadAt>(file: &File<R>) -> sp::hdf5lite::Result<bool> {
-    let root = file.root()?;
-    if root.attribute("scope_profiler_schema")?.is_some() {
+/// 2 and 3), or rank groups (schema 1), as the library's reader recognizes them.
+fn is_profile<R: ReadAt>(root: &Group<'_, R>) -> sp::hdf5lite::Result<bool> {
+    if root.attribute(schema::names::SCHEMA_VERSION)?.is_some() {
         return Ok(true);
     }
-    Ok(root.links()?.iter().any(|l| {
-        l.name
-            .strip_prefix("rank")
-            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    }))
+    Ok(!schema::read::rank_groups(&root.links()?).is_empty())
 }
 
-fn load(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, String> {
+/// Reads what opening a profile needs: the index (its stored statistics), or the whole
+/// profile when the file has no index (schema 1, aggregate) or no stored statistics.
+fn load_profile(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, String> {
     let fail = |e: sp::analysis::Error| messages::profile(name, &e);
-    let schema = match file
-        .root()
-        .and_then(|r| r.attribute("scope_profiler_schema"))
-    {
-        Ok(Some(a)) => a.value(file).ok(),
-        _ => None,
-    };
-    if schema.is_none() {
-        // Schema 1: per-rank groups and no index; the whole file is the index.
-        if size > LEGACY_BYTES {
-            return Err(format!(
-                "{name} is a schema-1 profile of {}, which has no index: the page reads such \
-                 files whole, up to {}.",
-                sp::analysis::units::bytes_text(size),
-                sp::analysis::units::bytes_text(LEGACY_BYTES)
-            ));
+    let head = load::read_metadata(file).map_err(fail)?;
+    match head.layout {
+        ProfileLayout::Legacy => {
+            if size > LEGACY_BYTES {
+                return Err(messages::legacy_too_large(name, size, LEGACY_BYTES));
+            }
+            Ok(Loaded::whole(load::read_full(file).map_err(fail)?, None))
         }
-        let whole = Profile::read(file).map_err(fail)?;
-        return Ok(Loaded {
-            index: Profile {
-                events: false,
-                ..whole.clone()
-            },
-            calls: whole
-                .regions
-                .iter()
-                .flat_map(|r| &r.ranks)
-                .map(|r| r.calls())
-                .sum(),
-            whole: Some(whole),
-        });
-    }
-    if !matches!(schema, Some(Value::Int(_))) {
-        return Err(format!(
-            "{name} has a scope_profiler_schema attribute that is not a number."
-        ));
-    }
-    let index = Profile::read_index(file).map_err(fail)?;
-    let calls = index
-        .regions
-        .iter()
-        .flat_map(|r| &r.ranks)
-        .map(|r| r.span.map_or(0, |s| s.count))
-        .sum();
-    let whole = if index.layout == Layout::Aggregate {
-        // Aggregate profiles store no calls: the index is all there is.
-        Some(index.clone())
-    } else {
-        None
-    };
-    Ok(Loaded {
-        index,
-        whole,
-        calls,
-    })
-}
-
-impl Opened {
-    fn io(&self) -> Json {
-        let (reads, bytes) = self.source.stats();
-        json!({
-            "reads": reads,
-            "bytes": bytes,
-            "bytes_text": sp::analysis::units::bytes_text(bytes),
-            "size": self.source.len(),
-        })
-    }
-
-    fn loaded(&self) -> Result<&Loaded, String> {
-        self.profile
-            .as_deref()
-            .ok_or_else(|| format!("{} is not a profile.", self.name))
-    }
-
-    fn read_tree(&mut self) -> Answer {
-        let name = self.name.clone();
-        let loaded = self
-            .profile
-            .as_deref_mut()
-            .ok_or_else(|| format!("{name} is not a profile."))?;
-        if loaded.whole.is_none() && loaded.calls <= TREE_CALLS {
-            let whole = Profile::read(&self.file).map_err(|e| messages::profile(&name, &e))?;
-            loaded.whole = Some(whole);
+        ProfileLayout::Aggregate => {
+            // No calls: the whole profile is its index.
+            let whole = load::read_full(file).map_err(fail)?;
+            let index = load::read_summary(file).ok();
+            Ok(Loaded::whole(whole, index))
         }
-        Ok(json!({ "tree": loaded.tree_state() }))
-    }
-
-    /// The profile a request's rows come from: the whole read when asked for and loaded,
-    /// else the index.
-    fn profile_for(&self, req: &Json) -> Result<(&Profile, &'static str), String> {
-        let loaded = self.loaded()?;
-        match (&loaded.whole, req["tree"].as_bool().unwrap_or(true)) {
-            (Some(whole), true) => Ok((whole, "tree")),
-            _ => Ok((&loaded.index, "index")),
+        ProfileLayout::Columnar if head.summary_statistics => {
+            Ok(Loaded::index(load::read_summary(file).map_err(fail)?))
         }
-    }
-
-    fn rows(
-        &self,
-        req: &Json,
-        sort: Option<SortKey>,
-        mode: Option<PercentageMode>,
-    ) -> Result<(Vec<Row>, Options, &'static str, &Profile), String> {
-        let opts = Options::from_request(req)?;
-        let (profile, source) = self.profile_for(req)?;
-        let keep = |n: &str| opts.keeps(n);
-        let sel = opts.selection(&keep);
-        let rows = region_rows(
-            profile,
-            &sel,
-            sort.unwrap_or(opts.sort),
-            mode.unwrap_or(opts.mode),
-        );
-        Ok((rows, opts, source, profile))
-    }
-
-    fn table(&self, req: &Json) -> Answer {
-        let (rows, opts, source, _) = self.rows(req, None, None)?;
-        Ok(json!({
-            "source": source,
-            "rows": rows_json(&rows, opts.mode),
-        }))
-    }
-
-    /// The report rows (start order, own times filled in, as the report computes its
-    /// overview from) and their load balance, for a request's options; computed once.
-    fn report(&self, req: &Json) -> Result<(Rc<Report>, &'static str, &Profile), String> {
-        let (profile, source) = self.profile_for(req)?;
-        let key = json!([req["include"], req["exclude"], req["ranks"], source]).to_string();
-        if let Some((k, report)) = &*self.report.borrow() {
-            if *k == key {
-                return Ok((report.clone(), source, profile));
+        ProfileLayout::Columnar => {
+            // No stored statistics: the call tree when it is small enough, else every
+            // row's statistics from its calls (`sp inspect --flat --from-events`).
+            let spans = schema::read(file, schema::Depth::Index).map_err(|e| fail(e.into()))?;
+            if Loaded::calls_of(&spans) <= TREE_CALLS {
+                Ok(Loaded::whole(load::read_full(file).map_err(fail)?, None))
+            } else {
+                Ok(Loaded::index(load::read_from_events(file).map_err(fail)?))
             }
         }
-        let (rows, opts, _, _) =
-            self.rows(req, Some(SortKey::Start), Some(PercentageMode::Exclusive))?;
-        let balance = rank_balance(profile, &rows, opts.ranks.as_deref());
-        let report = Rc::new(Report { rows, balance });
-        *self.report.borrow_mut() = Some((key, report.clone()));
-        Ok((report, source, profile))
-    }
-
-    fn overview(&self, req: &Json) -> Answer {
-        let (report, source, profile) = self.report(req)?;
-        let mut answer = overview_json(&overview(profile, &report.rows, report.balance.as_ref()));
-        answer["source"] = json!(source);
-        Ok(answer)
-    }
-
-    fn balance(&self, req: &Json, bin: &mut Vec<u8>) -> Answer {
-        let (report, source, _) = self.report(req)?;
-        let Some(balance) = &report.balance else {
-            bin.clear();
-            return Ok(json!({ "source": source, "balance": null }));
-        };
-        Ok(json!({ "source": source, "balance": balance_json(balance, bin) }))
-    }
-
-    /// One heatmap cell in words: `{rank, region, value_text, change_text, …}`.
-    fn cell(&self, req: &Json) -> Answer {
-        let (report, _, _) = self.report(req)?;
-        let balance = report
-            .balance
-            .as_ref()
-            .ok_or("There is no load balance for these ranks.")?;
-        let rank = req["rank"].as_u64().and_then(|r| u32::try_from(r).ok());
-        let column = balance
-            .ranks
-            .iter()
-            .position(|&r| Some(r) == rank)
-            .ok_or("That rank is not selected.")?;
-        let (values, mean) = match req["region"].as_str() {
-            None => (
-                &balance.totals,
-                sp::analysis::numeric::mean(&balance.totals).unwrap_or(0.0),
-            ),
-            Some(name) => {
-                let r = balance
-                    .regions
-                    .iter()
-                    .find(|r| r.name == name)
-                    .ok_or_else(|| format!("No region {name:?} has time on these ranks."))?;
-                (&r.values, r.mean)
-            }
-        };
-        let value = values[column];
-        let mut answer = cell_text(value, mean);
-        answer["value"] = json!(value);
-        answer["mean_text"] = json!(sp::analysis::units::duration_text(Some(mean)));
-        Ok(answer)
-    }
-
-    fn percentiles(&self, req: &Json) -> Answer {
-        let loaded = self.loaded()?;
-        let opts = Options::from_request(req)?;
-        let name = req["region"].as_str().unwrap_or_default();
-        let region = loaded
-            .index
-            .region(name)
-            .ok_or_else(|| format!("{} has no region {name:?}.", self.name))?;
-        let reader =
-            EventReader::open(&self.file).map_err(|e| messages::profile(&self.name, &e))?;
-        let p = region_percentiles(reader.as_ref(), region, opts.ranks.as_deref())
-            .map_err(|e| messages::profile(&self.name, &e))?;
-        let mut answer = percentiles_json(&p);
-        answer["region"] = json!(name);
-        answer["calls"] = json!(calls_to_read(region, opts.ranks.as_deref()));
-        Ok(answer)
     }
 }

@@ -4,11 +4,11 @@
 
 use serde_json::{json, Value as Json};
 use sp::analysis::balance::{balance_lines, deviation, Balance};
+use sp::analysis::metadata::PyValue;
 use sp::analysis::overview::{Overview, Part};
-use sp::analysis::profile::meta_text;
 use sp::analysis::quantiles::Percentiles;
 use sp::analysis::units::duration_text;
-use sp::analysis::Profile;
+use sp::schema::Profile;
 
 fn parts(parts: &[Part]) -> Json {
     Json::Array(
@@ -60,7 +60,7 @@ pub fn overview_json(ov: &Overview) -> Json {
 /// same number of shades (sign × alpha against the line's mean, 0 within the noise).
 pub fn balance_json(balance: &Balance, bin: &mut Vec<u8>) -> Json {
     let lines = balance_lines(balance);
-    let totals_mean = sp::analysis::numeric::mean(&balance.totals).unwrap_or(0.0);
+    let totals_mean = balance.totals_mean();
     let mut matrix: Vec<(&[f64], f64)> = balance
         .regions
         .iter()
@@ -101,21 +101,20 @@ pub fn balance_json(balance: &Balance, bin: &mut Vec<u8>) -> Json {
     })
 }
 
-/// Text of one matrix cell's value, for the heatmap's hover and detail line.
-pub fn cell_text(value: f64, mean: f64) -> Json {
-    let change = if mean != 0.0 {
-        100.0 * (value - mean) / mean
-    } else {
-        0.0
-    };
-    json!({
-        "value_text": duration_text(Some(value)),
-        "change_text": if change.abs() >= 0.05 {
-            sp::analysis::units::signed_pct(change)
-        } else {
-            "0%".into()
-        },
-    })
+/// One heatmap cell in words (see [`Balance::cell`]).
+pub fn cell_json(balance: &Balance, rank: u32, region: Option<&str>) -> Result<Json, String> {
+    let cell = balance.cell(rank, region).ok_or_else(|| match region {
+        Some(name) if balance.ranks.binary_search(&rank).is_ok() => {
+            format!("No region {name:?} has time on these ranks.")
+        }
+        _ => "That rank is not selected.".to_string(),
+    })?;
+    Ok(json!({
+        "value": cell.value,
+        "value_text": duration_text(Some(cell.value)),
+        "mean_text": duration_text(Some(cell.mean)),
+        "change_text": cell.change_text(),
+    }))
 }
 
 /// The metadata attributes, sorted by name, as `[name, text]` pairs.
@@ -124,7 +123,7 @@ pub fn metadata_json(profile: &Profile) -> Json {
         profile
             .metadata
             .iter()
-            .map(|(k, v)| json!([k, meta_text(v)]))
+            .map(|(k, v)| json!([k, PyValue::of(v).text()]))
             .collect(),
     )
 }

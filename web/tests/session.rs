@@ -2,8 +2,9 @@
 //! of file opens as, the error sentences, and the rows of the index and of the call tree.
 
 use serde_json::{json, Value as Json};
-use sp::analysis::{region_rows, PercentageMode, Profile, Selection, SortKey};
+use sp::analysis::{load, region_rows, RowOptions, Selection};
 use sp::hdf5lite::reader::File;
+use sp::schema::Profile;
 use sp_web::source::Bytes;
 use sp_web::Session;
 
@@ -45,22 +46,21 @@ fn a_profile_opens_from_its_index_then_reads_its_tree() {
         .map(|r| r["name"].as_str().unwrap())
         .collect();
     let file = File::open(bytes.clone()).unwrap();
-    let whole = Profile::read(&file).unwrap();
-    let want = |p: &Profile| -> Vec<(String, Option<Vec<String>>)> {
-        region_rows(
-            p,
-            &Selection::all(),
-            SortKey::Start,
-            PercentageMode::Coverage,
-        )
-        .into_iter()
-        .map(|r| (r.name, r.call_path))
-        .collect()
+    let whole = load::read_full(&file).unwrap();
+    let want = |p: &Profile, flat: bool| -> Vec<(String, Option<Vec<String>>)> {
+        let options = RowOptions {
+            flat,
+            ..RowOptions::default()
+        };
+        region_rows(p, &Selection::all(), options)
+            .into_iter()
+            .map(|r| (r.name, r.call_path))
+            .collect()
     };
-    let index_profile = Profile::read_index(&file).unwrap();
+    let index_profile = load::read_summary(&file).unwrap();
     assert_eq!(
         flat,
-        want(&index_profile)
+        want(&index_profile, true)
             .iter()
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>()
@@ -83,7 +83,7 @@ fn a_profile_opens_from_its_index_then_reads_its_tree() {
             )
         })
         .collect();
-    assert_eq!(got, want(&whole));
+    assert_eq!(got, want(&whole, false));
     let own = tree["rows"]
         .as_array()
         .unwrap()
@@ -180,4 +180,58 @@ fn other_files_get_a_sentence_or_the_raw_view() {
         .as_str()
         .unwrap()
         .starts_with("groups.h5 is an HDF5 file but not a scope-profiler profile"));
+}
+
+#[test]
+fn download_csv_is_the_cli_csv() {
+    let path = "tests/golden/c_trace/expected/profiling_data.h5";
+    let mut s = Session::default();
+    let info = s.open(path.into(), Bytes::Memory(golden(path))).unwrap();
+    let id = info["file"].clone();
+    let csv = ask(&mut s, json!({"op": "csv", "file": id, "tree": false})).unwrap();
+    assert_eq!(csv["source"], "index");
+    // `sp inspect --flat --format csv` of the same file, recorded by the CLI tests.
+    assert_eq!(
+        csv["csv"].as_str().unwrap(),
+        std::fs::read_to_string(format!(
+            "{}/../tests/inspect/snapshots/c_trace_flat_csv.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    );
+}
+
+#[test]
+fn the_raw_view_lists_what_sp_ls_lists() {
+    use sp::hdf5lite::tree::{self, Options, Walk};
+    for path in [
+        "tests/golden/synthetic/expected/golden.h5",
+        "tests/corpus/groups_latest.h5",
+    ] {
+        let bytes = golden(path);
+        let mut s = Session::default();
+        let info = s.open("f.h5".into(), Bytes::Memory(bytes.clone())).unwrap();
+        let raw = ask(&mut s, json!({"op": "raw", "file": info["file"]})).unwrap();
+        let mut joined = String::new();
+        for e in raw["entries"].as_array().unwrap() {
+            joined.push_str(e["path"].as_str().unwrap());
+            joined.push_str("  ");
+            joined.push_str(e["head"].as_str().unwrap());
+            joined.push('\n');
+            for line in e["lines"].as_array().unwrap() {
+                joined.push_str(line.as_str().unwrap());
+                joined.push('\n');
+            }
+        }
+        // `sp ls FILE --data` prints this walk with these options.
+        let file = File::open(bytes.as_slice()).unwrap();
+        let options = Options {
+            values: true,
+            max_elements: Some(8),
+        };
+        let mut want = Vec::new();
+        tree::write_text(&mut want, Walk::new(&file, "/", options).unwrap()).unwrap();
+        assert_eq!(joined, String::from_utf8(want).unwrap(), "{path}");
+        assert!(raw["summary"].as_str().unwrap().starts_with("f.h5: "));
+    }
 }

@@ -202,6 +202,9 @@ fn walk_node(
     }
     let w = src.widths();
     let head_len = NodeHeader::encoded_len(w.offset);
+    // One read for the header and the entries of a node of up to 64 children.
+    let window = src.window(addr, head_len + 65 * (key_len + u64::from(w.offset)));
+    let src = &src.through(&window);
     let (head, _) = src.cursor_buf(addr, head_len, "v1 B-tree node")?;
     let h = NodeHeader::parse(&mut src.cursor(&head, at))?;
     if h.node_type != node_type {

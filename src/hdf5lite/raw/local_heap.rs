@@ -64,6 +64,9 @@ impl LocalHeap {
     pub fn read(src: &Source<'_>, addr: u64) -> Result<Self> {
         let w = src.widths();
         let len = 8 + 2 * u64::from(w.length) + u64::from(w.offset);
+        // libhdf5 puts the data segment right after the header: one read for both, mostly.
+        let window = src.window(addr, 512);
+        let src = &src.through(&window);
         let (buf, at) = src.cursor_buf(addr, len, "local heap header")?;
         let header = LocalHeapHeader::parse(&mut src.cursor(&buf, at))?;
         let data = src.metadata(header.data_address, header.data_size, "local heap data")?;

@@ -38,6 +38,27 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// This source seen through `window`: reads inside the window cost no read of the
+    /// underlying reader. For a structure read in several small pieces (a header, then
+    /// its entries), read once at its start.
+    pub fn through<'b>(&self, window: &'b Window<'b, dyn ReadAt + 'a>) -> Source<'b>
+    where
+        'a: 'b,
+    {
+        Source {
+            reader: window,
+            widths: self.widths,
+            base: self.base,
+            limits: self.limits,
+        }
+    }
+
+    /// A window of `len` bytes at file address `addr` (see [`through`](Self::through)).
+    pub fn window(&self, addr: u64, len: u64) -> Window<'a, dyn ReadAt + 'a> {
+        let at = self.base.saturating_add(addr);
+        Window::new(self.reader, at, len)
+    }
+
     /// The underlying reader.
     pub fn reader(&self) -> &'a dyn ReadAt {
         self.reader
@@ -112,6 +133,49 @@ impl<'a> Source<'a> {
     }
 }
 
+/// A [`ReadAt`] that serves reads inside one window from a single read of its source, and
+/// passes others through: an object header's prefix, first chunk and messages cost one
+/// read of a slow source.
+pub struct Window<'a, R: ReadAt + ?Sized> {
+    inner: &'a R,
+    start: u64,
+    bytes: Option<Vec<u8>>,
+}
+
+impl<'a, R: ReadAt + ?Sized> Window<'a, R> {
+    /// Reads `len` bytes at `start` (fewer at the end of the file; none if that fails).
+    pub fn new(inner: &'a R, start: u64, len: u64) -> Self {
+        let end = start.saturating_add(len).min(inner.len());
+        let bytes = (end > start).then(|| vec![0u8; (end - start) as usize]);
+        let bytes = bytes.and_then(|mut b| inner.read_exact_at(start, &mut b).ok().map(|()| b));
+        Window {
+            inner,
+            start,
+            bytes,
+        }
+    }
+}
+
+impl<R: ReadAt + ?Sized> ReadAt for Window<'_, R> {
+    fn len(&self) -> u64 {
+        self.inner.len()
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let inside = self.bytes.as_ref().and_then(|b| {
+            let from = usize::try_from(offset.checked_sub(self.start)?).ok()?;
+            b.get(from..from.checked_add(buf.len())?)
+        });
+        match inside {
+            Some(piece) => {
+                buf.copy_from_slice(piece);
+                Ok(())
+            }
+            None => self.inner.read_exact_at(offset, buf),
+        }
+    }
+}
+
 /// Adds "what was being read" to a past-end error without losing its kind or offset.
 trait InContext {
     fn in_context(self, what: &str) -> Error;
@@ -169,6 +233,35 @@ mod tests {
         assert_eq!(src.metadata(2, 2, "x").unwrap(), vec![12, 13]);
     }
 
+    #[test]
+    fn a_window_serves_reads_inside_it_from_one_read() {
+        use std::cell::Cell;
+        struct Counting<'a>(&'a [u8], Cell<u32>);
+        impl ReadAt for Counting<'_> {
+            fn len(&self) -> u64 {
+                self.0.len() as u64
+            }
+            fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+                self.1.set(self.1.get() + 1);
+                self.0.read_exact_at(offset, buf)
+            }
+        }
+        let data: Vec<u8> = (0..100).collect();
+        let src = Counting(&data, Cell::new(0));
+        let w = Window::new(&src, 10, 20);
+        let mut buf = [0u8; 5];
+        w.read_exact_at(12, &mut buf).unwrap();
+        w.read_exact_at(25, &mut buf).unwrap();
+        assert_eq!(buf, [25, 26, 27, 28, 29]);
+        assert_eq!(src.1.get(), 1);
+        w.read_exact_at(28, &mut buf).unwrap(); // past the window: read through
+        assert_eq!(buf, [28, 29, 30, 31, 32]);
+        assert_eq!(src.1.get(), 2);
+        // A window at the end of the file is clipped to it.
+        let end = Window::new(&src, 90, 20);
+        end.read_exact_at(95, &mut buf).unwrap();
+        assert_eq!(buf, [95, 96, 97, 98, 99]);
+    }
     #[test]
     fn bytes_needed_for_counts() {
         assert_eq!(bytes_needed(0), 1);

@@ -42,6 +42,9 @@ impl SymbolTableEntry {
 
 /// Reads the entries of the `SNOD` at `addr`.
 pub fn read_node(src: &Source<'_>, addr: u64) -> Result<Vec<SymbolTableEntry>> {
+    // One read for the header and up to 2 × 8 entries (the default leaf K is 4).
+    let window = src.window(addr, 8 + 16 * 40);
+    let src = &src.through(&window);
     let (head, at) = src.cursor_buf(addr, 8, "symbol-table node")?;
     let mut c = src.cursor(&head, at);
     c.expect(b"SNOD", "symbol-table node")?;

@@ -18,20 +18,23 @@ pub struct Attribute {
     pub data: Vec<u8>,
 }
 
-impl Attribute {
-    /// Parses a version 1, 2 or 3 message body.
-    pub fn parse(c: &mut Cursor<'_>) -> Result<Attribute> {
+/// The fields before an attribute's name, datatype and dataspace.
+struct Head {
+    version: u8,
+    flags: u8,
+    name_size: usize,
+    datatype_size: usize,
+    dataspace_size: usize,
+    charset: CharSet,
+}
+
+impl Head {
+    fn parse(c: &mut Cursor<'_>) -> Result<Head> {
         let at = c.offset();
         let version = c.u8()?;
         let flags = c.u8()?;
         if !(1..=3).contains(&version) {
             return Err(Error::unsupported(format!("attribute message version {version}")).at(at));
-        }
-        if version >= 2 && flags & 0x03 != 0 {
-            return Err(Error::unsupported(
-                "attribute with a shared (committed) datatype or dataspace",
-            )
-            .at(at));
         }
         let name_size = usize::from(c.u16()?);
         let datatype_size = usize::from(c.u16()?);
@@ -45,15 +48,65 @@ impl Attribute {
         } else {
             CharSet::Ascii
         };
-        let padded = |n: usize| if version == 1 { n + pad8(n) } else { n };
-        let mut name_c = c.sub(padded(name_size))?;
-        let raw = name_c.bytes(name_size)?;
+        Ok(Head {
+            version,
+            flags,
+            name_size,
+            datatype_size,
+            dataspace_size,
+            charset,
+        })
+    }
+
+    /// A field's stored size: version 1 pads each to a multiple of 8.
+    fn padded(&self, n: usize) -> usize {
+        if self.version == 1 {
+            n + pad8(n)
+        } else {
+            n
+        }
+    }
+
+    fn name(&self, c: &mut Cursor<'_>) -> Result<String> {
+        let at = c.offset();
+        let mut name_c = c.sub(self.padded(self.name_size))?;
+        let raw = name_c.bytes(self.name_size)?;
         let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
-        let name = String::from_utf8(raw[..end].to_vec())
-            .map_err(|_| Error::format("attribute name is not valid UTF-8").at(at))?;
-        let mut dt_c = c.sub(padded(datatype_size))?;
-        let datatype = datatype::parse(&mut dt_c)?;
-        let mut ds_c = c.sub(padded(dataspace_size))?;
+        String::from_utf8(raw[..end].to_vec())
+            .map_err(|_| Error::format("attribute name is not valid UTF-8").at(at))
+    }
+}
+
+impl Attribute {
+    /// Parses a version 1, 2 or 3 message body whose datatype is stored in place.
+    pub fn parse(c: &mut Cursor<'_>) -> Result<Attribute> {
+        Self::parse_with(c, &mut |_| {
+            Err(Error::unsupported("an attribute of a committed datatype"))
+        })
+    }
+
+    /// Parses a message body; `committed` reads the datatype committed at an address, for
+    /// an attribute whose datatype is shared.
+    pub fn parse_with(
+        c: &mut Cursor<'_>,
+        committed: &mut dyn FnMut(u64) -> Result<Datatype>,
+    ) -> Result<Attribute> {
+        let at = c.offset();
+        let head = Head::parse(c)?;
+        if head.version >= 2 && head.flags & 0x02 != 0 {
+            return Err(Error::unsupported("attribute with a shared dataspace").at(at));
+        }
+        let name = head.name(c)?;
+        let mut dt_c = c.sub(head.padded(head.datatype_size))?;
+        let datatype = if head.version >= 2 && head.flags & 0x01 != 0 {
+            match super::SharedMessage::parse(&mut dt_c)? {
+                super::SharedMessage::Committed(addr) => committed(addr)?,
+                super::SharedMessage::InHeap => super::SharedMessage::unsupported_datatype(),
+            }
+        } else {
+            datatype::parse(&mut dt_c)?
+        };
+        let mut ds_c = c.sub(head.padded(head.dataspace_size))?;
         let dataspace = Dataspace::parse(&mut ds_c)?;
         let count = match &dataspace {
             Dataspace::Null => Some(0),
@@ -64,14 +117,27 @@ impl Attribute {
             .and_then(|(n, s)| n.checked_mul(s))
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| Error::format("attribute value size overflows").at(at))?;
+        if size > c.remaining() {
+            return Err(c.error(format!(
+                "attribute value of {size} bytes passes the end of its message ({} bytes left)",
+                c.remaining()
+            )));
+        }
         let data = c.bytes(size)?.to_vec();
         Ok(Attribute {
             name,
-            charset,
+            charset: head.charset,
             datatype,
             dataspace,
             data,
         })
+    }
+
+    /// The name alone, read without decoding the datatype, dataspace or value: lookup by
+    /// name compares names first.
+    pub fn parse_name(c: &mut Cursor<'_>) -> Result<String> {
+        let head = Head::parse(c)?;
+        head.name(c)
     }
 
     /// Encodes a version 3 message body.
@@ -167,8 +233,28 @@ mod tests {
 
     #[test]
     fn errors() {
-        let shared = [3, 1, 2, 0, 0, 0, 0, 0, 0, b'n', 0];
+        // A committed datatype needs a resolver; `parse` has none.
+        let shared = [
+            3, 1, // version 3, datatype shared
+            2, 0, 10, 0, 4, 0, // name, datatype and dataspace sizes
+            0, b'n', 0, // ASCII name "n"
+            3, 2, 0x40, 0, 0, 0, 0, 0, 0, 0, // shared message v3: committed at 0x40
+            2, 0, 0, 0, // scalar dataspace
+        ];
         assert_eq!(parse(&shared).unwrap_err().kind(), ErrorKind::Unsupported);
+        let mut resolve = |addr: u64| {
+            assert_eq!(addr, 0x40);
+            Ok(Datatype::I8)
+        };
+        let mut bytes = shared.to_vec();
+        bytes.push(0xfe);
+        let mut c = Cursor::new(&bytes, 0, Widths::STANDARD);
+        let a = Attribute::parse_with(&mut c, &mut resolve).unwrap();
+        assert_eq!((a.datatype, a.data), (Datatype::I8, vec![0xfe]));
+        assert_eq!(
+            Attribute::parse_name(&mut Cursor::new(&shared, 0, Widths::STANDARD)).unwrap(),
+            "n"
+        );
         // Value truncated: scalar i64 with only 3 data bytes.
         let mut bytes = vec![3, 0, 2, 0, 12, 0, 4, 0, 0, b'n', 0];
         bytes.extend_from_slice(&I64);

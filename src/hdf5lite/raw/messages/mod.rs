@@ -119,6 +119,51 @@ impl MessageFlags {
     }
 }
 
+/// A message stored once and shared: a committed datatype's object header, or the file's
+/// shared-message heap (which needs a superblock extension, so is not followed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedMessage {
+    /// The message lives in the object header at this address (a committed datatype).
+    Committed(u64),
+    /// The message lives in the shared object header message heap.
+    InHeap,
+}
+
+impl SharedMessage {
+    /// Parses a shared message body, versions 1–3.
+    pub fn parse(c: &mut super::cursor::Cursor<'_>) -> crate::hdf5lite::Result<SharedMessage> {
+        let at = c.offset();
+        let version = c.u8()?;
+        let kind = c.u8()?;
+        let address = match (version, kind) {
+            (1, _) => {
+                c.skip(6)?; // reserved
+                c.address()?
+            }
+            (2, _) | (3, 2) => c.address()?,
+            (3, 1) => return Ok(SharedMessage::InHeap),
+            (v, k) => {
+                return Err(crate::hdf5lite::Error::format(format!(
+                    "shared message version {v} of type {k}"
+                ))
+                .at(at))
+            }
+        };
+        address
+            .map(SharedMessage::Committed)
+            .ok_or_else(|| c.error("shared message with an undefined address"))
+    }
+
+    /// What a datatype shared through the heap reads as.
+    pub fn unsupported_datatype() -> crate::hdf5lite::model::Datatype {
+        crate::hdf5lite::model::Datatype::Unsupported {
+            class: 0,
+            size: 0,
+            reason: "a datatype in the shared-message heap".into(),
+        }
+    }
+}
+
 /// The all-ones value of a `width`-byte field ("undefined" / "unlimited").
 pub(crate) fn all_ones(width: u8) -> u64 {
     if width >= 8 {

@@ -1,0 +1,152 @@
+//! Metadata values as the reference's analysis sees them: h5py decodes each attribute into a
+//! Python value (`int`, `float`, `bool`, `str`, or a list of them), which is what `inspect`
+//! prints, JSON carries and `_metadata_time` converts. Here that view is derived from the
+//! schema's [`MetaValue`], the one metadata model.
+
+use crate::hdf5lite::reader::Value;
+use crate::schema::{MetaValue, Profile};
+
+/// A metadata value as Python holds it after h5py decoded it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PyValue {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    List(Vec<PyValue>),
+}
+
+impl PyValue {
+    /// The Python value of a stored metadata value.
+    pub fn of(value: &MetaValue) -> PyValue {
+        match value {
+            MetaValue::Str(s) => PyValue::Str(s.clone()),
+            MetaValue::Int(i) => PyValue::Int(*i),
+            MetaValue::Float(f) => PyValue::Float(*f),
+            MetaValue::Bool(b) => PyValue::Bool(*b),
+            MetaValue::StrList(items) => {
+                PyValue::List(items.iter().cloned().map(PyValue::Str).collect())
+            }
+            MetaValue::Typed(_, shape, _) => {
+                let elements = value.typed_elements().unwrap_or_default();
+                match (shape, elements.as_slice()) {
+                    (crate::hdf5lite::Shape::Scalar, [one]) => Self::decoded(one.clone()),
+                    _ => PyValue::List(elements.into_iter().map(Self::decoded).collect()),
+                }
+            }
+            MetaValue::Unsupported(_, value) => Self::decoded(value.clone()),
+        }
+    }
+
+    /// An HDF5 value as h5py and Python's `str`/`int` see it.
+    fn decoded(value: Value) -> PyValue {
+        match value {
+            Value::Int(i) => i64::try_from(i).map_or(PyValue::Float(i as f64), PyValue::Int),
+            Value::Float(f) => PyValue::Float(f),
+            Value::String(s) => PyValue::Str(s),
+            Value::Bytes(b) => PyValue::Str(String::from_utf8_lossy(&b).into_owned()),
+            Value::Enum { name, value } => match name.as_deref() {
+                Some("TRUE") => PyValue::Bool(true),
+                Some("FALSE") => PyValue::Bool(false),
+                _ => PyValue::Int(i64::try_from(value).unwrap_or(0)),
+            },
+            Value::Compound(members) => PyValue::Str(format!("{members:?}")),
+            Value::Array(items) => PyValue::List(items.into_iter().map(Self::decoded).collect()),
+            Value::Reference(r) => PyValue::Str(r.to_string()),
+        }
+    }
+
+    /// The value as Python's `str()` prints it (close enough for display).
+    pub fn text(&self) -> String {
+        match self {
+            PyValue::Int(i) => i.to_string(),
+            PyValue::Float(f) => python_float(*f),
+            PyValue::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+            PyValue::Str(s) => s.clone(),
+            PyValue::List(items) => {
+                let inner: Vec<String> = items
+                    .iter()
+                    .map(|i| match i {
+                        PyValue::Str(s) => format!("'{s}'"),
+                        other => other.text(),
+                    })
+                    .collect();
+                format!("[{}]", inner.join(", "))
+            }
+        }
+    }
+
+    /// The value in seconds, for a `*_time_ns` field (`_metadata_time`).
+    pub fn seconds(&self) -> Option<f64> {
+        match self {
+            PyValue::Int(v) => Some(*v as f64 / 1e9),
+            PyValue::Float(v) => Some(v / 1e9),
+            PyValue::Bool(b) => Some(f64::from(u8::from(*b)) / 1e9),
+            PyValue::Str(s) => s.trim().parse::<f64>().ok().map(|v| v / 1e9),
+            PyValue::List(_) => None,
+        }
+    }
+}
+
+/// Python's `repr` of a float for ordinary magnitudes.
+pub fn python_float(f: f64) -> String {
+    if f.is_finite() && f == f.trunc() && f.abs() < 1e16 {
+        format!("{f:.1}")
+    } else {
+        format!("{f}")
+    }
+}
+
+/// A `*_time_ns` metadata field of `profile` in seconds (`_metadata_time`).
+pub fn meta_seconds(profile: &Profile, key: &str) -> Option<f64> {
+    PyValue::of(profile.meta(key)?).seconds()
+}
+
+/// The run's label, if it has a non-empty one.
+pub fn label(profile: &Profile) -> Option<String> {
+    match PyValue::of(profile.meta("label")?) {
+        PyValue::Str(s) if s.is_empty() => None,
+        other => Some(other.text()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hdf5lite::{ByteOrder, Data, Datatype, Shape};
+
+    #[test]
+    fn values_print_as_python_does() {
+        assert_eq!(PyValue::of(&MetaValue::Float(2.0)).text(), "2.0");
+        assert_eq!(PyValue::of(&MetaValue::Bool(false)).text(), "False");
+        let list = MetaValue::StrList(vec!["a".into(), "b".into()]);
+        assert_eq!(PyValue::of(&list).text(), "['a', 'b']");
+        let ints = MetaValue::Typed(
+            Datatype::Integer {
+                size: 2,
+                signed: false,
+                order: ByteOrder::Little,
+            },
+            Shape::vector(2),
+            Data::Fixed(vec![1, 0, 2, 0]),
+        );
+        assert_eq!(PyValue::of(&ints).text(), "[1, 2]");
+        let huge = MetaValue::Typed(Datatype::U64, Shape::Scalar, Data::u64s(&[u64::MAX]));
+        assert_eq!(PyValue::of(&huge), PyValue::Float(u64::MAX as f64));
+        let odd = MetaValue::Unsupported(
+            Datatype::I8,
+            Value::Enum {
+                name: Some("TRUE".into()),
+                value: 1,
+            },
+        );
+        assert_eq!(PyValue::of(&odd), PyValue::Bool(true));
+    }
+
+    #[test]
+    fn seconds_from_any_number() {
+        assert_eq!(PyValue::Int(1_500_000_000).seconds(), Some(1.5));
+        assert_eq!(PyValue::Str(" 2e9 ".into()).seconds(), Some(2.0));
+        assert_eq!(PyValue::List(vec![]).seconds(), None);
+    }
+}

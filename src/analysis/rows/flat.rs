@@ -1,0 +1,308 @@
+//! The flat row of one region (`summary.region_row`): its calls pooled over the selected
+//! ranks, from the loaded calls or from the rows' stored statistics.
+
+use std::collections::HashMap;
+
+use super::super::calltree;
+use super::super::numeric::{self, seconds};
+use super::{selected_regions, RegionRow};
+use crate::analysis::Selection;
+use crate::schema::{Profile, RankCalls, Region, RowStatistics};
+
+pub(super) fn per_rank<'r>(region: &'r Region, ranks: Option<&[u32]>) -> Vec<&'r RankCalls> {
+    match ranks {
+        None => region.ranks.iter().collect(),
+        Some(list) => list.iter().filter_map(|&r| region.rank(r)).collect(),
+    }
+}
+
+pub(super) fn imbalance_of(totals: &[f64]) -> f64 {
+    let kept: Vec<f64> = totals.iter().copied().filter(|&t| t > 0.0).collect();
+    if kept.len() < 2 {
+        return 0.0;
+    }
+    let max = kept.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let ratio = numeric::mean(&kept).map_or(0.0, |mean| max / mean);
+    if ratio != 0.0 {
+        (ratio - 1.0) * 100.0
+    } else {
+        0.0
+    }
+}
+
+pub(super) fn py_sum(values: impl IntoIterator<Item = f64>) -> f64 {
+    // Python's sum() of floats: left to right from the integer 0.
+    let mut it = values.into_iter();
+    let Some(first) = it.next() else {
+        return 0.0;
+    };
+    it.fold(first, |acc, v| acc + v)
+}
+
+pub(super) fn row_durations(row: &RankCalls) -> Vec<f64> {
+    row.durations_ns().map(seconds).collect()
+}
+
+pub(super) fn first_duration(row: &RankCalls) -> f64 {
+    match &row.statistics {
+        Some(s) => seconds(s.first.unwrap_or(0)),
+        None => row.durations_ns().next().map_or(0.0, seconds),
+    }
+}
+
+pub(super) fn last_duration(row: &RankCalls) -> f64 {
+    match &row.statistics {
+        Some(s) => seconds(s.last.unwrap_or(0)),
+        None => row.durations_ns().last().map_or(0.0, seconds),
+    }
+}
+
+pub(super) fn gpu_total_s(row: &RankCalls) -> f64 {
+    match &row.statistics {
+        Some(s) => seconds(s.gpu_total),
+        None => {
+            let total = row
+                .gpu
+                .iter()
+                .flatten()
+                .fold(0i64, |acc, &v| acc.wrapping_add(v));
+            seconds(total)
+        }
+    }
+}
+
+pub(super) fn gpu_count(row: &RankCalls) -> u64 {
+    match &row.statistics {
+        Some(s) => s.gpu_count,
+        None => row.gpu.as_ref().map_or(0, |g| g.len() as u64),
+    }
+}
+
+/// Wall-clock coverage of a region's rows (`_covered_duration`).
+pub(super) fn covered(rows: &[&RankCalls]) -> Option<f64> {
+    let mut total = 0.0;
+    let mut found = false;
+    for row in rows {
+        if row.calls() == 0 {
+            continue;
+        }
+        found = true;
+        if row.starts.is_empty() {
+            total += row.total_s();
+            continue;
+        }
+        let mut intervals: Vec<(f64, f64)> = row
+            .starts
+            .iter()
+            .zip(&row.ends)
+            .map(|(&s, &e)| (seconds(s), seconds(e)))
+            .collect();
+        total += merged_length(&mut intervals);
+    }
+    found.then_some(total)
+}
+
+pub(super) fn merged_length(intervals: &mut [(f64, f64)]) -> f64 {
+    intervals.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let Some(&(mut start, mut end)) = intervals.first() else {
+        return 0.0;
+    };
+    let mut total = 0.0;
+    for &(ns, ne) in &intervals[1..] {
+        if ns <= end {
+            end = end.max(ne);
+        } else {
+            total += end - start;
+            start = ns;
+            end = ne;
+        }
+    }
+    total + (end - start)
+}
+
+/// Exclusive seconds of one row: the stored total, else the reconstructed one.
+pub(super) type ExclusiveTotals = HashMap<(String, u32), i64>;
+
+/// The flat statistics of one region (`summary.region_row`).
+pub(super) fn region_row(
+    region: &Region,
+    ranks: Option<&[u32]>,
+    exclusive: Option<&Result<ExclusiveTotals, calltree::Nesting>>,
+) -> RegionRow {
+    let rows = per_rank(region, ranks);
+    let gpu_rows: Vec<&&RankCalls> = rows.iter().filter(|r| r.has_gpu()).collect();
+    let gpu_total = py_sum(gpu_rows.iter().map(|r| gpu_total_s(r)));
+    let gpu_n: u64 = gpu_rows.iter().map(|r| gpu_count(r)).sum();
+    let (gpu_total, gpu_avg) = if gpu_n > 0 {
+        (Some(gpu_total), Some(gpu_total / gpu_n as f64))
+    } else {
+        (None, None)
+    };
+    let durations: Vec<f64> = rows.iter().flat_map(|r| row_durations(r)).collect();
+    let timed: Vec<&&RankCalls> = rows.iter().filter(|r| r.calls() > 0).collect();
+    let mut first = timed
+        .iter()
+        .copied()
+        .reduce(|a, b| {
+            if b.first_start_s() < a.first_start_s() {
+                b
+            } else {
+                a
+            }
+        })
+        .map(|r| first_duration(r));
+    let mut last = timed
+        .iter()
+        .copied()
+        .reduce(|a, b| {
+            if b.last_end_s() > a.last_end_s() {
+                b
+            } else {
+                a
+            }
+        })
+        .map(|r| last_duration(r));
+    let calls: u64 = rows.iter().map(|r| r.calls()).sum();
+    let coverage = covered(&rows);
+    let exclusive = exclusive.map(|totals| {
+        let per = |r: &RankCalls| -> f64 {
+            if let Some(s) = &r.statistics {
+                return seconds(s.exclusive);
+            }
+            match totals {
+                Err(_) => r.total_s(),
+                Ok(_) if r.calls() == 0 => 0.0,
+                Ok(_) if r.exclusive_total.is_some() => seconds(r.exclusive_total.unwrap_or(0)),
+                Ok(map) => seconds(
+                    map.get(&(region.name.clone(), r.rank))
+                        .copied()
+                        .unwrap_or(0),
+                ),
+            }
+        };
+        py_sum(rows.iter().map(|r| per(r)))
+    });
+    let all_totals: Vec<f64> = match ranks {
+        None => region.ranks.iter().map(RankCalls::total_s).collect(),
+        Some(_) => rows.iter().map(|r| r.total_s()).collect(),
+    };
+    let imbalance = Some(imbalance_of(&all_totals));
+    let base = RegionRow {
+        name: region.name.clone(),
+        num_ranks: rows.len(),
+        calls,
+        coverage,
+        exclusive,
+        gpu_total,
+        gpu_avg,
+        imbalance,
+        ..RegionRow::default()
+    };
+    if durations.is_empty() && calls > 0 {
+        let total = py_sum(rows.iter().map(|r| r.total_s()));
+        let stored: Vec<&RowStatistics> = rows
+            .iter()
+            .filter(|r| r.calls() > 0)
+            .filter_map(|r| r.statistics.as_ref())
+            .collect();
+        let minimum = timed
+            .iter()
+            .map(|r| r.statistics.as_ref().map_or(0.0, |s| seconds(s.minimum)))
+            .fold(f64::INFINITY, f64::min);
+        let maximum = timed
+            .iter()
+            .map(|r| r.statistics.as_ref().map_or(0.0, |s| seconds(s.maximum)))
+            .fold(f64::NEG_INFINITY, f64::max);
+        first = stored
+            .iter()
+            .filter(|s| s.first.is_some() && s.start_minimum.is_some())
+            .copied()
+            .reduce(|a, b| {
+                if b.start_minimum < a.start_minimum {
+                    b
+                } else {
+                    a
+                }
+            })
+            .map(|s| s.first.unwrap_or(0) as f64 / 1e9);
+        last = stored
+            .iter()
+            .filter(|s| s.last.is_some() && s.end_maximum.is_some())
+            .copied()
+            .reduce(|a, b| if b.end_maximum > a.end_maximum { b } else { a })
+            .map(|s| s.last.unwrap_or(0) as f64 / 1e9);
+        let std = if stored.is_empty() || stored.iter().any(|s| s.mean.is_none() || s.m2.is_none())
+        {
+            None
+        } else {
+            let count: u64 = stored.iter().map(|s| s.count).sum();
+            if count == 0 {
+                None
+            } else {
+                let mean = py_sum(
+                    stored
+                        .iter()
+                        .map(|s| s.count as f64 * s.mean.unwrap_or(0.0)),
+                ) / count as f64;
+                let m2 = py_sum(stored.iter().map(|s| {
+                    let d = s.mean.unwrap_or(0.0) - mean;
+                    s.m2.unwrap_or(0.0) + s.count as f64 * (d * d)
+                }));
+                Some((m2.max(0.0) / count as f64).sqrt() / 1e9)
+            }
+        };
+        return RegionRow {
+            total: Some(total),
+            avg: Some(total / calls as f64),
+            min: Some(minimum),
+            max: Some(maximum),
+            first,
+            last,
+            std,
+            ..base
+        };
+    }
+    let nonempty = !durations.is_empty();
+    RegionRow {
+        total: nonempty.then(|| numeric::sum(&durations)),
+        first,
+        last,
+        ..with_distribution(&durations, base)
+    }
+}
+
+/// `row` with the average, extremes, standard deviation and percentiles of `durations`
+/// (seconds), as numpy computes them; `None` where there are none.
+pub(super) fn with_distribution(durations: &[f64], row: RegionRow) -> RegionRow {
+    let mut sorted = durations.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    RegionRow {
+        avg: numeric::mean(durations),
+        min: sorted.first().copied(),
+        max: sorted.last().copied(),
+        std: numeric::std(durations),
+        p50: numeric::percentile_sorted(&sorted, 50.0),
+        p95: numeric::percentile_sorted(&sorted, 95.0),
+        p99: numeric::percentile_sorted(&sorted, 99.0),
+        ..row
+    }
+}
+
+/// Exclusive ns of every (region, rank) from the full call tree of each rank.
+pub(super) fn exclusive_totals(
+    profile: &Profile,
+    ranks: &[u32],
+) -> Result<ExclusiveTotals, calltree::Nesting> {
+    let all: Vec<&Region> = selected_regions(profile, &Selection::all());
+    let mut out = HashMap::new();
+    for &rank in ranks {
+        let calls = calltree::build(&all, rank)?;
+        for c in calls {
+            let e = out
+                .entry((all[c.region].name.clone(), rank))
+                .or_insert(0i64);
+            *e = e.wrapping_add(c.exclusive_ns);
+        }
+    }
+    Ok(out)
+}

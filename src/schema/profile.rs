@@ -1,0 +1,190 @@
+//! The one model of a stored profile, whatever its schema (1, 2 or 3) and layout (columnar,
+//! aggregate): metadata, and per region the row of every rank — its calls, or where they lie
+//! in the file and the fixed-size statistics stored for them. [`read`](super::read()) fills it
+//! to a chosen [`Depth`]; the import rules ([`ProfileInput`](super::import::ProfileInput))
+//! and the analysis (`crate::analysis`) both start from it.
+
+use super::metadata::Metadata;
+use super::stats::Summary;
+
+/// How a profile stores its calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileLayout {
+    /// Schema 2/3 shared event columns.
+    Columnar,
+    /// Schema 2/3 aggregate-only rows (no events).
+    Aggregate,
+    /// Schema 1 per-rank groups.
+    Legacy,
+}
+
+impl ProfileLayout {
+    /// The name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProfileLayout::Columnar => "columnar",
+            ProfileLayout::Aggregate => "aggregate",
+            ProfileLayout::Legacy => "legacy",
+        }
+    }
+}
+
+/// How much of a profile a read loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Schema, layout, metadata and the rank count; no regions.
+    Metadata,
+    /// Every row of `rank_region_index` with its [`Span`] and stored statistics, read from
+    /// `region_table`, `rank_region_index` and `metadata` alone: the event columns are never
+    /// touched, so a profile of any size opens in a few reads. Schema 1 files, which have no
+    /// index, are read whole.
+    Index,
+    /// Everything, every row's calls included (`read_h5`).
+    Events,
+}
+
+/// Where a row's calls lie in the shared `/events` columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub offset: u64,
+    pub count: u64,
+}
+
+/// Fixed-size statistics of one (rank, region) row, as `summary_statistics` and the
+/// aggregate layout store them (or as computed from the row's calls). Fields a layout does
+/// not store are `None`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RowStatistics {
+    pub count: u64,
+    pub total: i64,
+    pub minimum: i64,
+    pub maximum: i64,
+    pub first: Option<i64>,
+    pub last: Option<i64>,
+    pub start_minimum: Option<i64>,
+    pub end_maximum: Option<i64>,
+    pub gpu_count: u64,
+    pub gpu_total: i64,
+    pub mean: Option<f64>,
+    pub m2: Option<f64>,
+    /// Stored exclusive total, or the total when none was stored.
+    pub exclusive: i64,
+}
+
+impl RowStatistics {
+    /// The statistics of a row's `count` calls summarised as `summary`, with the exclusive
+    /// total the row stores, if any (as `summary_statistics` rows get it).
+    pub fn computed(count: u64, summary: &Summary, exclusive: Option<i64>) -> RowStatistics {
+        RowStatistics {
+            count,
+            total: summary.total,
+            minimum: summary.minimum,
+            maximum: summary.maximum,
+            first: Some(summary.first),
+            last: Some(summary.last),
+            start_minimum: Some(summary.start_minimum),
+            end_maximum: Some(summary.end_maximum),
+            gpu_count: summary.gpu_count,
+            gpu_total: summary.gpu_total,
+            mean: Some(summary.mean),
+            m2: Some(summary.m2),
+            exclusive: exclusive.unwrap_or(summary.total),
+        }
+    }
+}
+
+/// One region's row on one rank.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RankCalls {
+    pub rank: u32,
+    /// Start times, ns, in stored order (empty when the calls were not loaded).
+    pub starts: Vec<i64>,
+    /// End times, ns, parallel to `starts`.
+    pub ends: Vec<i64>,
+    /// GPU durations (ns, −1 = none) when the row has any GPU timing.
+    pub gpu: Option<Vec<i64>>,
+    /// Lane of every call (see the reference's `lane_ids`) when threads were tracked.
+    pub lanes: Option<Vec<i64>>,
+    pub source_file: Option<String>,
+    pub source_line: Option<i64>,
+    pub source_text: Option<String>,
+    /// Statistics of the calls, for rows whose calls are not loaded: stored
+    /// (`summary_statistics`, aggregate columns) or computed from the events.
+    pub statistics: Option<RowStatistics>,
+    /// Exclusive total (ns) the writer stored for the row, if any.
+    pub exclusive_total: Option<i64>,
+    /// Where the row's calls lie in `/events` (schema 2/3 columnar rows).
+    pub span: Option<Span>,
+}
+
+impl RankCalls {
+    /// Number of calls.
+    pub fn calls(&self) -> u64 {
+        match &self.statistics {
+            Some(s) => s.count,
+            None => self.starts.len() as u64,
+        }
+    }
+
+    /// Durations in ns (`end − start`, wrapping as numpy does) of the loaded calls.
+    pub fn durations_ns(&self) -> impl Iterator<Item = i64> + '_ {
+        self.starts
+            .iter()
+            .zip(&self.ends)
+            .map(|(s, e)| e.wrapping_sub(*s))
+    }
+}
+
+/// One region: its name and its rows, in the file's row order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Region {
+    pub name: String,
+    pub ranks: Vec<RankCalls>,
+}
+
+impl Region {
+    /// The row of `rank`, if the region has one.
+    pub fn rank(&self, rank: u32) -> Option<&RankCalls> {
+        self.ranks.iter().find(|r| r.rank == rank)
+    }
+}
+
+/// A stored profile, read to some [`Depth`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// `scope_profiler_schema` (1 when absent).
+    pub schema: i64,
+    pub layout: ProfileLayout,
+    /// The attributes of `/metadata`, by name.
+    pub metadata: Metadata,
+    /// The reference's `num_ranks`: `max(mpi_size, highest rank + 1)` when there are rows
+    /// (schema 2/3), else the number of rank groups (schema 1).
+    pub num_ranks: u64,
+    /// Every name of the region table (schema 2/3, regions without rows too), or every
+    /// region name in order of first appearance (schema 1). Empty at [`Depth::Metadata`].
+    pub region_names: Vec<String>,
+    /// Regions that have rows, in region-table order (schema 1: first appearance over the
+    /// ranks ascending).
+    pub regions: Vec<Region>,
+    /// What was read.
+    pub depth: Depth,
+    /// Whether `rank_region_index` stores `summary_statistics` (the analysis's fast path).
+    pub summary_statistics: bool,
+}
+
+impl Profile {
+    /// Whether every row's calls are loaded.
+    pub fn has_events(&self) -> bool {
+        self.depth == Depth::Events
+    }
+
+    /// Region by name.
+    pub fn region(&self, name: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.name == name)
+    }
+
+    /// Metadata value by name.
+    pub fn meta(&self, name: &str) -> Option<&super::MetaValue> {
+        self.metadata.get(name)
+    }
+}

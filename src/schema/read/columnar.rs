@@ -1,0 +1,292 @@
+//! Schema 2/3 columnar profiles: `rank_region_index` (one row per (rank, region)) over the
+//! shared `/events` columns (SCHEMA.md §2.5–2.7, §4 steps 5–7).
+
+use crate::hdf5lite::reader::{File, Value};
+use crate::io::ReadAt;
+use crate::schema::error::Error;
+use crate::schema::names::{self, index};
+use crate::schema::profile::{Depth, RankCalls, RowStatistics, Span};
+
+use super::events::{decode_row, lanes, time_columns};
+use super::{check_length, has_link, int_column, rank_of, region_index};
+
+/// The `rank_region_index` columns, each checked to hold at least the rows of `region_ids`.
+struct IndexColumns {
+    region_ids: Vec<i64>,
+    ranks: Vec<i64>,
+    offsets: Vec<i64>,
+    counts: Vec<i64>,
+    lines: Vec<i64>,
+    files: Vec<String>,
+    texts: Vec<String>,
+    /// `exclusive_totals`, when stored.
+    exclusive: Option<Vec<i64>>,
+    /// `summary_statistics` records, when stored and asked for.
+    summaries: Option<Vec<Value>>,
+}
+
+impl IndexColumns {
+    fn read<R: ReadAt>(
+        file: &File<R>,
+        ranks: Vec<i64>,
+        summaries: bool,
+    ) -> Result<IndexColumns, Error> {
+        let strings = |column: names::Dataset| -> Result<Vec<String>, Error> {
+            Ok(file.dataset(column.path)?.read_strings()?)
+        };
+        let region_ids = int_column(file, index::REGION_IDS)?;
+        let offsets = int_column(file, index::EVENT_OFFSETS)?;
+        let counts = int_column(file, index::EVENT_COUNTS)?;
+        let lines = int_column(file, index::SOURCE_LINES)?;
+        let files = strings(index::SOURCE_FILES)?;
+        let texts = strings(index::SOURCE_TEXTS)?;
+        let exclusive = if has_link(file, index::EXCLUSIVE_TOTALS)? {
+            Some(int_column(file, index::EXCLUSIVE_TOTALS)?)
+        } else {
+            None
+        };
+        let summaries = if summaries && has_link(file, index::SUMMARY_STATISTICS)? {
+            Some(
+                file.dataset(index::SUMMARY_STATISTICS.path)?
+                    .read_values()?,
+            )
+        } else {
+            None
+        };
+        let rows = region_ids.len();
+        for (column, len) in [
+            (index::RANKS, ranks.len()),
+            (index::EVENT_OFFSETS, offsets.len()),
+            (index::EVENT_COUNTS, counts.len()),
+            (index::SOURCE_LINES, lines.len()),
+            (index::SOURCE_FILES, files.len()),
+            (index::SOURCE_TEXTS, texts.len()),
+        ]
+        .into_iter()
+        .chain(
+            exclusive
+                .as_ref()
+                .map(|e| (index::EXCLUSIVE_TOTALS, e.len())),
+        )
+        .chain(
+            summaries
+                .as_ref()
+                .map(|s| (index::SUMMARY_STATISTICS, s.len())),
+        ) {
+            check_length(column, len, rows)?;
+        }
+        Ok(IndexColumns {
+            region_ids,
+            ranks,
+            offsets,
+            counts,
+            lines,
+            files,
+            texts,
+            exclusive,
+            summaries,
+        })
+    }
+
+    /// Row `i` without its calls: rank, source, stored exclusive total and span.
+    fn row(&self, i: usize) -> Result<RankCalls, Error> {
+        let (offset, count) = (self.offsets[i], self.counts[i]);
+        let span = u64::try_from(offset)
+            .ok()
+            .zip(u64::try_from(count).ok())
+            .map(|(offset, count)| Span { offset, count })
+            .ok_or_else(|| negative_span(offset, count))?;
+        Ok(RankCalls {
+            rank: rank_of(self.ranks[i])?,
+            source_file: Some(self.files[i].clone()).filter(|s| !s.is_empty()),
+            source_line: Some(self.lines[i]).filter(|l| *l >= 0),
+            source_text: Some(self.texts[i].clone()).filter(|s| !s.is_empty()),
+            exclusive_total: self.exclusive.as_ref().map(|x| x[i]).filter(|&x| x >= 0),
+            span: Some(span),
+            ..RankCalls::default()
+        })
+    }
+
+    /// The statistics `summary_statistics` stores for row `i` (members it lacks are
+    /// `None` or 0).
+    fn statistics(&self, i: usize, count: u64) -> Result<Option<RowStatistics>, Error> {
+        let Some(summaries) = &self.summaries else {
+            return Ok(None);
+        };
+        let Value::Compound(members) = &summaries[i] else {
+            return Err(Error::Corrupt(format!(
+                "{} is not a compound",
+                index::SUMMARY_STATISTICS.path
+            )));
+        };
+        let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        let int = |name: &str| match member(name) {
+            Some(Value::Int(x)) => i64::try_from(*x).ok(),
+            _ => None,
+        };
+        let float = |name: &str| match member(name) {
+            Some(Value::Float(x)) => Some(*x),
+            Some(Value::Int(x)) => Some(*x as f64),
+            _ => None,
+        };
+        let total = int("total").unwrap_or(0);
+        Ok(Some(RowStatistics {
+            count,
+            total,
+            minimum: int("minimum").unwrap_or(0),
+            maximum: int("maximum").unwrap_or(0),
+            first: int("first"),
+            last: int("last"),
+            start_minimum: int("start_minimum"),
+            end_maximum: int("end_maximum"),
+            gpu_count: int("gpu_count")
+                .and_then(|v| u64::try_from(v).ok())
+                .unwrap_or(0),
+            gpu_total: int("gpu_total").unwrap_or(0),
+            mean: float("mean"),
+            m2: float("m2"),
+            exclusive: self
+                .exclusive
+                .as_ref()
+                .map(|e| e[i])
+                .filter(|&e| e >= 0)
+                .unwrap_or(total),
+        }))
+    }
+}
+
+fn negative_span(offset: i64, count: i64) -> Error {
+    Error::Corrupt(format!(
+        "negative event offset or count ({offset}, {count}) in the event index"
+    ))
+}
+
+/// The rows of a columnar profile as (region index, row): at [`Depth::Index`] with their
+/// spans and stored statistics, at [`Depth::Events`] with their calls.
+pub(super) fn read<R: ReadAt>(
+    file: &File<R>,
+    depth: Depth,
+    names: &[String],
+    ranks: Vec<i64>,
+) -> Result<Vec<(usize, RankCalls)>, Error> {
+    let columns = IndexColumns::read(file, ranks, depth == Depth::Index)?;
+    let rows = columns.region_ids.len();
+    let events = if depth == Depth::Events {
+        Some(Events::read(file, &columns, rows)?)
+    } else {
+        None
+    };
+    let mut out = Vec::with_capacity(rows);
+    for i in 0..rows {
+        let id = region_index(i, columns.region_ids[i], names.len())?;
+        let mut row = columns.row(i)?;
+        match &events {
+            Some(events) => {
+                let Span { offset, count } = row.span.take().unwrap_or_default();
+                // Checked by Events::read: the span lies within the columns.
+                let range = offset as usize..(offset + count) as usize;
+                events.fill(&mut row, range);
+            }
+            None => {
+                let count = row.span.map_or(0, |s| s.count);
+                row.statistics = columns.statistics(i, count)?;
+            }
+        }
+        out.push((id, row));
+    }
+    Ok(out)
+}
+
+/// The whole event columns, read once.
+struct Events {
+    delta: bool,
+    first: Vec<i64>,
+    second: Vec<i64>,
+    gpu: Option<Vec<i64>>,
+    threads: Option<Vec<i64>>,
+    tasks: Option<Vec<i64>>,
+}
+
+impl Events {
+    fn read<R: ReadAt>(file: &File<R>, index: &IndexColumns, rows: usize) -> Result<Self, Error> {
+        file.group(names::EVENTS.path)?;
+        let (delta, a, b) = time_columns(file)?;
+        let first = int_column(file, a)?;
+        let second = int_column(file, b)?;
+        let len = first.len().min(second.len());
+        check_event_index(&index.offsets[..rows], &index.counts[..rows], len as i128)?;
+        let optional = |column: names::Dataset| -> Result<Option<Vec<i64>>, Error> {
+            if !has_link(file, column)? {
+                return Ok(None);
+            }
+            let v = int_column(file, column)?;
+            if v.len() != first.len() {
+                return Err(Error::Corrupt(format!(
+                    "{} has {} rows, the event columns {}",
+                    column.path,
+                    v.len(),
+                    first.len()
+                )));
+            }
+            Ok(Some(v))
+        };
+        Ok(Events {
+            delta,
+            gpu: optional(names::events::GPU_DURATIONS)?,
+            threads: optional(names::events::THREAD_IDS)?,
+            tasks: optional(names::events::TASK_IDS)?,
+            first,
+            second,
+        })
+    }
+
+    /// Fills `row` with the calls at `range`.
+    fn fill(&self, row: &mut RankCalls, range: std::ops::Range<usize>) {
+        (row.starts, row.ends) = decode_row(
+            self.delta,
+            &self.first[range.clone()],
+            &self.second[range.clone()],
+        );
+        row.gpu = self
+            .gpu
+            .as_ref()
+            .map(|g| g[range.clone()].to_vec())
+            .filter(|g| g.iter().any(|&v| v >= 0));
+        row.lanes = self.threads.as_ref().map(|t| {
+            lanes(
+                &t[range.clone()],
+                self.tasks.as_ref().map(|k| &k[range.clone()]),
+            )
+        });
+    }
+}
+
+/// Rows must lie within the event columns and not overlap (SCHEMA.md §4 step 6).
+pub(super) fn check_event_index(
+    offsets: &[i64],
+    counts: &[i64],
+    event_count: i128,
+) -> Result<(), Error> {
+    let mut spans: Vec<(i128, i128)> = Vec::with_capacity(offsets.len());
+    for (&offset, &count) in offsets.iter().zip(counts) {
+        if offset < 0 || count < 0 {
+            return Err(negative_span(offset, count));
+        }
+        spans.push((i128::from(offset), i128::from(offset) + i128::from(count)));
+    }
+    if let Some(max_end) = spans.iter().map(|s| s.1).max() {
+        if max_end > event_count {
+            return Err(Error::Corrupt(format!(
+                "claims {max_end} recorded events but its event columns hold {event_count}; \
+                 the file is truncated or damaged"
+            )));
+        }
+    }
+    spans.sort_by_key(|s| s.0);
+    if spans.windows(2).any(|w| w[1].0 < w[0].1) {
+        return Err(Error::Corrupt(
+            "overlapping region rows in its event index; the file is damaged".into(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,467 @@
+//! The shared `/events` columns of a schema 2/3 profile, read one row ([`Span`]) at a time
+//! with [`Dataset::read_raw_range`], touching only the chunks the row lies in: a profile read
+//! to [`Depth::Index`](crate::schema::Depth::Index) gets its calls on demand, so exports and
+//! statistics stream in the memory of one row. The decoding of a row (start deltas or
+//! absolute times, lanes) is the one the whole-profile read uses too.
+
+use crate::hdf5lite::model::{ByteOrder, Datatype};
+use crate::hdf5lite::reader::{value, Dataset, File};
+use crate::io::ReadAt;
+use crate::schema::error::Error;
+use crate::schema::names;
+use crate::schema::profile::{RankCalls, Span};
+use crate::schema::stats::{m2_from_sum, pairwise_sum, PairwisePlan, Summary, SummaryBuilder};
+
+use super::has_link;
+
+/// One row's calls, column by column, as stored (times in ns).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RowEvents {
+    pub starts: Vec<i64>,
+    pub ends: Vec<i64>,
+    /// GPU durations (−1 = none), when the file stores them.
+    pub gpu: Option<Vec<i64>>,
+    /// Thread index of every call (−1 = unknown), when threads were tracked.
+    pub threads: Option<Vec<i64>>,
+    /// Asyncio task index of every call (−1 = none), when tasks were tracked.
+    pub tasks: Option<Vec<i64>>,
+}
+
+impl RowEvents {
+    /// The reference's `lane_ids`: the task when there is one, else `−2 − thread`, else −1.
+    pub fn lanes(&self) -> Option<Vec<i64>> {
+        Some(lanes(self.threads.as_deref()?, self.tasks.as_deref()))
+    }
+
+    /// The row with these calls filled in (lanes derived, GPU kept only when any is set).
+    pub fn into_calls(self, row: &RankCalls) -> RankCalls {
+        let lanes = self.lanes();
+        RankCalls {
+            starts: self.starts,
+            ends: self.ends,
+            gpu: self.gpu.filter(|g| g.iter().any(|&v| v >= 0)),
+            lanes,
+            statistics: None,
+            ..row.clone()
+        }
+    }
+}
+
+/// Lane of each call from the thread and task columns of a row (see [`RowEvents::lanes`]).
+pub(crate) fn lanes(threads: &[i64], tasks: Option<&[i64]>) -> Vec<i64> {
+    threads
+        .iter()
+        .enumerate()
+        .map(|(j, &thread)| {
+            let lane = if thread < 0 {
+                -1
+            } else {
+                (-2i64).wrapping_sub(thread)
+            };
+            match tasks.and_then(|t| t.get(j)) {
+                Some(&task) if task >= 0 => task,
+                _ => lane,
+            }
+        })
+        .collect()
+}
+
+/// Starts and ends of one row from its two stored columns: start deltas and durations
+/// (the running sum restarts at every row), or absolute starts and ends.
+pub(crate) fn decode_row(delta: bool, first: &[i64], second: &[i64]) -> (Vec<i64>, Vec<i64>) {
+    if !delta {
+        return (first.to_vec(), second.to_vec());
+    }
+    let mut acc = 0i64;
+    let starts: Vec<i64> = first
+        .iter()
+        .map(|d| {
+            acc = acc.wrapping_add(*d);
+            acc
+        })
+        .collect();
+    let ends = starts
+        .iter()
+        .zip(second)
+        .map(|(s, d)| s.wrapping_add(*d))
+        .collect();
+    (starts, ends)
+}
+
+/// The names of the two time columns: start deltas and durations when `start_deltas`
+/// exists (schema 3), else absolute start and end times (schema 2).
+pub(crate) fn time_columns<R: ReadAt>(
+    file: &File<R>,
+) -> Result<(bool, names::Dataset, names::Dataset), Error> {
+    use names::events::{DURATIONS, END_TIMES, START_DELTAS, START_TIMES};
+    Ok(if has_link(file, START_DELTAS)? {
+        (true, START_DELTAS, DURATIONS)
+    } else {
+        (false, START_TIMES, END_TIMES)
+    })
+}
+
+/// The `/events` columns of a schema 2/3 profile, read one row at a time.
+pub struct EventReader<'f, R: ReadAt> {
+    a: Dataset<'f, R>,
+    b: Dataset<'f, R>,
+    /// `start_deltas`/`durations` rather than `start_times`/`end_times`.
+    delta: bool,
+    gpu: Option<Dataset<'f, R>>,
+    threads: Option<Dataset<'f, R>>,
+    tasks: Option<Dataset<'f, R>>,
+    len: u64,
+}
+
+impl<'f, R: ReadAt> EventReader<'f, R> {
+    /// Opens the event columns; `None` when the file has no `/events` group.
+    pub fn open(file: &'f File<R>) -> Result<Option<Self>, Error> {
+        if !file
+            .root()?
+            .links()?
+            .iter()
+            .any(|l| l.name == names::EVENTS.name)
+        {
+            return Ok(None);
+        }
+        let (delta, a, b) = time_columns(file)?;
+        let a = file.dataset(a.path)?;
+        let b = file.dataset(b.path)?;
+        let len = a.len()?;
+        let optional = |column: names::Dataset| -> Result<Option<Dataset<'f, R>>, Error> {
+            if !has_link(file, column)? {
+                return Ok(None);
+            }
+            let d = file.dataset(column.path)?;
+            if d.len()? != len {
+                return Err(Error::Corrupt(format!(
+                    "{} has {} rows, the event columns {len}",
+                    column.path,
+                    d.len()?
+                )));
+            }
+            Ok(Some(d))
+        };
+        if b.len()? != len {
+            return Err(Error::Corrupt(format!(
+                "{} has {} rows, {} has {len}",
+                b.path(),
+                b.len()?,
+                a.path()
+            )));
+        }
+        Ok(Some(EventReader {
+            gpu: optional(names::events::GPU_DURATIONS)?,
+            threads: optional(names::events::THREAD_IDS)?,
+            tasks: optional(names::events::TASK_IDS)?,
+            a,
+            b,
+            delta,
+            len,
+        }))
+    }
+
+    /// Number of events in the columns.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the columns hold no events.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn check(&self, span: Span) -> Result<(), Error> {
+        match span.offset.checked_add(span.count) {
+            Some(end) if end <= self.len => Ok(()),
+            _ => Err(Error::Corrupt(format!(
+                "index row points at events {}+{} of {}",
+                span.offset, span.count, self.len
+            ))),
+        }
+    }
+
+    /// The calls of one span.
+    pub fn read(&self, span: Span) -> Result<RowEvents, Error> {
+        self.check(span)?;
+        let (starts, ends) = decode_row(self.delta, &ints(&self.a, span)?, &ints(&self.b, span)?);
+        Ok(RowEvents {
+            starts,
+            ends,
+            gpu: self.gpu.as_ref().map(|d| ints(d, span)).transpose()?,
+            threads: self.threads.as_ref().map(|d| ints(d, span)).transpose()?,
+            tasks: self.tasks.as_ref().map(|d| ints(d, span)).transpose()?,
+        })
+    }
+
+    /// Only the thread and task columns of one span (for lane tables).
+    pub fn read_lanes(&self, span: Span) -> Result<RowEvents, Error> {
+        self.check(span)?;
+        Ok(RowEvents {
+            threads: self.threads.as_ref().map(|d| ints(d, span)).transpose()?,
+            tasks: self.tasks.as_ref().map(|d| ints(d, span)).transpose()?,
+            ..RowEvents::default()
+        })
+    }
+}
+
+/// Events decoded per block when a row is summarised from its calls.
+pub const SUMMARY_BLOCK: u64 = 1 << 16;
+
+/// Rows up to this many calls keep their durations for the second (`m2`) pass instead of
+/// reading them again (8 MiB of durations).
+const KEEP_DURATIONS: u64 = 1 << 20;
+
+impl<R: ReadAt> EventReader<'_, R> {
+    /// The `summary_statistics` of one span computed from its calls, bit-exact with the
+    /// reference's: decoded in blocks of [`SUMMARY_BLOCK`] events, so memory stays bounded
+    /// whatever the row's length (a long row is read twice: the `m2` pass needs the mean).
+    pub fn summary(&self, span: Span) -> Result<Summary, Error> {
+        self.summary_in(span, SUMMARY_BLOCK, KEEP_DURATIONS)
+    }
+
+    /// [`summary`](Self::summary) with `block` events per read, keeping the durations of
+    /// rows up to `keep` calls.
+    fn summary_in(&self, span: Span, block_len: u64, keep: u64) -> Result<Summary, Error> {
+        self.check(span)?;
+        let block_len = block_len.max(1);
+        let mut builder = SummaryBuilder::new();
+        let mut kept: Vec<i64> = Vec::new();
+        let keep = span.count <= keep;
+        let (mut gpu_count, mut gpu_total) = (0u64, 0i64);
+        let mut acc = 0i64;
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        let mut done = 0u64;
+        while done < span.count {
+            let n = (span.count - done).min(block_len);
+            let block = Span {
+                offset: span.offset + done,
+                count: n,
+            };
+            let a = ints(&self.a, block)?;
+            let b = ints(&self.b, block)?;
+            if self.delta {
+                starts.clear();
+                starts.extend(a.iter().map(|&d| {
+                    acc = acc.wrapping_add(d);
+                    acc
+                }));
+                ends.clear();
+                ends.extend(starts.iter().zip(&b).map(|(s, d)| s.wrapping_add(*d)));
+                builder.push(&starts, &ends);
+            } else {
+                builder.push(&a, &b);
+                (starts, ends) = (a, b);
+            }
+            if keep {
+                kept.extend(starts.iter().zip(&ends).map(|(s, e)| e.wrapping_sub(*s)));
+            }
+            if let Some(g) = &self.gpu {
+                for v in ints(g, block)?.into_iter().filter(|&v| v >= 0) {
+                    gpu_count += 1;
+                    gpu_total = gpu_total.wrapping_add(v);
+                }
+            }
+            done += n;
+        }
+        let mean = builder.mean();
+        let squares = |d: &[i64]| -> Vec<f64> {
+            d.iter()
+                .map(|&d| {
+                    let x = d as f64 - mean;
+                    x * x
+                })
+                .collect()
+        };
+        // numpy's pairwise sum of the squared deviations, node by node of its recursion.
+        let plan = PairwisePlan::new(span.count, block_len);
+        let mut sums = Vec::with_capacity(plan.ranges.len());
+        for &(lo, hi) in &plan.ranges {
+            let durations = if keep {
+                let range = usize::try_from(lo).ok().zip(usize::try_from(hi).ok());
+                match range.and_then(|(lo, hi)| kept.get(lo..hi)) {
+                    Some(d) => d.to_vec(),
+                    None => return Err(Error::Corrupt("summary range out of bounds".into())),
+                }
+            } else {
+                self.durations(Span {
+                    offset: span.offset + lo,
+                    count: hi - lo,
+                })?
+            };
+            sums.push(pairwise_sum(&squares(&durations)));
+        }
+        let m2 = m2_from_sum(plan.combine(&sums), span.count);
+        let mut summary = builder.finish(0.0);
+        if span.count > 0 {
+            summary.m2 = m2;
+        }
+        summary.gpu_count = gpu_count;
+        summary.gpu_total = gpu_total;
+        Ok(summary)
+    }
+
+    /// Durations (`end − start`) of a span whose first call is anywhere in its row.
+    fn durations(&self, span: Span) -> Result<Vec<i64>, Error> {
+        let b = ints(&self.b, span)?;
+        if self.delta {
+            return Ok(b);
+        }
+        let a = ints(&self.a, span)?;
+        Ok(a.iter().zip(&b).map(|(s, e)| e.wrapping_sub(*s)).collect())
+    }
+}
+
+/// Elements `span` of an integer dataset as `i64`.
+fn ints<R: ReadAt>(d: &Dataset<'_, R>, span: Span) -> Result<Vec<i64>, Error> {
+    let Datatype::Integer {
+        size,
+        signed,
+        order,
+    } = *d.datatype()
+    else {
+        return Err(Error::Corrupt(format!(
+            "{} is not an integer column",
+            d.path()
+        )));
+    };
+    let raw = d.read_raw_range(span.offset, span.count)?;
+    if size == 8 && signed {
+        // The common case, decoded without the general integer path.
+        let word = |b: &[u8]| -> [u8; 8] {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(b);
+            w
+        };
+        return Ok(match order {
+            ByteOrder::Little => raw
+                .chunks_exact(8)
+                .map(|b| i64::from_le_bytes(word(b)))
+                .collect(),
+            ByteOrder::Big => raw
+                .chunks_exact(8)
+                .map(|b| i64::from_be_bytes(word(b)))
+                .collect(),
+        });
+    }
+    raw.chunks_exact(size as usize)
+        .map(|b| {
+            let v = value::int(b, size, signed, order, 0)?;
+            i64::try_from(v)
+                .map_err(|_| Error::Corrupt(format!("{}: value {v} does not fit", d.path())))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{read, Depth, RowStatistics};
+
+    /// Every row's statistics computed from its calls, in small blocks (reading durations
+    /// twice) and in the default ones, equal [`Summary::of`] over the whole row, and (when
+    /// `exact`, i.e. the reference's numpy wrote them) the stored `summary_statistics`.
+    fn summaries_match_stored(bytes: &[u8], rows: usize, exact: bool) {
+        let file = File::open(bytes).expect("open");
+        let index = read(&file, Depth::Index).expect("index");
+        let reader = EventReader::open(&file)
+            .expect("events")
+            .expect("has events");
+        let mut seen = 0;
+        for region in &index.regions {
+            for row in &region.ranks {
+                let span = row.span.expect("span");
+                let want = row.statistics.clone().expect("stored row");
+                let calls = reader.read(span).expect("calls");
+                let whole = Summary::of(&calls.starts, &calls.ends);
+                for (block, keep) in [(1000, 0), (SUMMARY_BLOCK, KEEP_DURATIONS), (7, 1 << 20)] {
+                    let s = reader.summary_in(span, block, keep).expect("summary");
+                    let context = format!("{} rank {} block {block}", region.name, row.rank);
+                    assert_eq!((s.mean, s.m2), (whole.mean, whole.m2), "{context}");
+                    let got = RowStatistics::computed(span.count, &s, row.exclusive_total);
+                    if exact {
+                        assert_eq!(got, want, "{context}");
+                    } else {
+                        let m2 = None;
+                        assert_eq!(
+                            RowStatistics { m2, ..got },
+                            RowStatistics { m2, ..want.clone() },
+                            "{context}"
+                        );
+                    }
+                }
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, rows);
+    }
+
+    #[test]
+    fn summaries_from_chunked_deltas_match_stored() {
+        // Schema 3, gzip chunks, 8503 calls: several cast buffers and chunk boundaries.
+        summaries_match_stored(
+            include_bytes!("../../../tests/corpus/golden/chunked_big.h5"),
+            2,
+            true,
+        );
+    }
+
+    #[test]
+    fn summaries_with_gpu_columns_match_stored() {
+        summaries_match_stored(
+            include_bytes!("../../../tests/corpus/golden/python_rich_rich.h5"),
+            2,
+            true,
+        );
+    }
+
+    #[test]
+    fn summaries_from_start_end_columns_match_stored() {
+        // Schema 2 start_times/end_times written by the C library, whose stored m2 is
+        // summed in another order than numpy's (so m2 is checked against Summary::of).
+        summaries_match_stored(
+            include_bytes!("../../../tests/corpus/golden/c_hdf5_profile_rank00000.h5"),
+            5,
+            false,
+        );
+    }
+
+    #[test]
+    fn summary_rejects_a_span_past_the_columns() {
+        let file = File::open(&include_bytes!("../../../tests/corpus/golden/chunked_big.h5")[..])
+            .expect("open");
+        let reader = EventReader::open(&file)
+            .expect("events")
+            .expect("has events");
+        let err = reader
+            .summary(Span {
+                offset: 8000,
+                count: 504,
+            })
+            .expect_err("past the end");
+        assert!(matches!(err, Error::Corrupt(_)), "{err}");
+    }
+
+    #[test]
+    fn lanes_prefer_tasks_then_threads() {
+        let row = RowEvents {
+            threads: Some(vec![-1, 0, 3, 1]),
+            tasks: Some(vec![-1, -1, -1, 7]),
+            ..RowEvents::default()
+        };
+        assert_eq!(row.lanes(), Some(vec![-1, -2, -5, 7]));
+        assert_eq!(RowEvents::default().lanes(), None);
+    }
+
+    #[test]
+    fn rows_decode_from_deltas_or_absolute_times() {
+        assert_eq!(
+            decode_row(true, &[100, 5, -2], &[1, 2, 3]),
+            (vec![100, 105, 103], vec![101, 107, 106])
+        );
+        assert_eq!(
+            decode_row(false, &[100, 105], &[101, 107]),
+            (vec![100, 105], vec![101, 107])
+        );
+    }
+}
