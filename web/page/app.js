@@ -99,6 +99,7 @@ SP.openFile = async (file) => {
     data: {}, gen: 0, selection: {},
     starting: info.kind === 'profile',  // the first table is on its way: views wait for it
   };
+  SP.state.take(fs);
   SP.files.push(fs);
   SP.select(fs);
   if (info.kind === 'profile') {
@@ -183,7 +184,7 @@ SP.select = (fs) => {
   SP.renderTabs();
   SP.$('#welcome').hidden = !!fs;
   SP.$('#inspector').hidden = !fs;
-  if (!fs) { SP.status('Ready. Nothing leaves this tab.'); SP.$('#status-io').textContent = ''; return; }
+  if (!fs) { SP.status('Ready. Nothing leaves this tab.'); SP.$('#status-io').textContent = ''; SP.state.save(); return; }
   const f = SP.$('#filters');
   f.include.value = fs.opts.include;
   f.exclude.value = fs.opts.exclude;
@@ -191,6 +192,7 @@ SP.select = (fs) => {
   f.mode.value = fs.opts.mode;
   const profile = fs.info.kind === 'profile';
   f.hidden = !profile;
+  SP.$('#export').hidden = !profile;
   // Any HDF5 file has its raw tree; the other views need a profile.
   for (const b of SP.$('#views').querySelectorAll('button')) b.disabled = b.dataset.view !== 'raw' && !profile;
   const notice = SP.$('#notice');
@@ -227,6 +229,7 @@ SP.refreshView = async (fs) => {
   }
   if (fs !== SP.current || fs.view !== view.name) return;
   view.render(fs, root);
+  SP.state.save();
 };
 
 SP.renderTabs = () => {
@@ -275,6 +278,37 @@ SP.download = (blob, name) => {
   setTimeout(() => URL.revokeObjectURL(a.href), 60000);
 };
 
+// Saves the selected ranks (the Ranks filter; every rank when it is empty) in `format`,
+// written by the library's exporter in the worker and handed over as Blob parts.
+SP.exportFile = async (fs, format) => {
+  SP.$('#export-list').hidden = true;
+  const ranks = fs.opts.ranks.trim();
+  SP.status('Exporting ' + fs.name + (ranks ? ' (ranks ' + ranks + ')' : '') + ' as ' + format + '…');
+  const reply = await SP.ask(fs, 'export', { format });
+  if (reply.error) {
+    SP.showError(reply.error);
+    SP.status('The export of ' + fs.name + ' failed.');
+    return;
+  }
+  SP.noteIo(fs, reply);
+  SP.download(reply.blob || new Blob([]), reply.ok.name);
+  SP.lastDownload.parts = reply.parts || 0;
+  SP.status('Saved ' + reply.ok.name + ': ' + reply.ok.bytes.toLocaleString('en-US') + ' bytes in ' + Math.round(reply.ms) + ' ms.');
+};
+
+SP.toggleExport = (open) => {
+  const fs = SP.current;
+  const list = SP.$('#export-list');
+  list.hidden = open === undefined ? !list.hidden : !open;
+  if (!list.hidden && fs) {
+    const ranks = fs.opts.ranks.trim();
+    SP.$('#export-ranks').textContent = ranks
+      ? 'Ranks ' + ranks + ' (the Ranks filter), every region.'
+      : 'All ' + fs.info.num_ranks.toLocaleString('en-US') + ' ranks, every region; set Ranks to export fewer.';
+    list.querySelector('button').focus();
+  }
+};
+
 // ---- input ----------------------------------------------------------------------------
 
 SP.bindInput = () => {
@@ -297,6 +331,16 @@ SP.bindInput = () => {
     const b = e.target.closest('button');
     if (b && !b.disabled) SP.show(b.dataset.view);
   });
+  SP.$('#export-button').addEventListener('click', () => SP.toggleExport());
+  SP.$('#help-button').addEventListener('click', () => SP.keymap(true));
+  SP.$('#keymap').addEventListener('click', (e) => { if (e.target.id === 'keymap') SP.keymap(false); });
+  SP.$('#export-list').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-format]');
+    if (b && SP.current) SP.exportFile(SP.current, b.dataset.format);
+  });
+  document.addEventListener('click', (e) => {
+    if (!e.target.closest('#export')) SP.$('#export-list').hidden = true;
+  });
   const form = SP.$('#filters');
   form.addEventListener('submit', (e) => e.preventDefault());
   let timer = null;
@@ -315,15 +359,24 @@ SP.bindInput = () => {
   form.addEventListener('input', changed);
   form.addEventListener('change', changed);
   document.addEventListener('keydown', SP.onKey);
+  // The theme follows the system; canvases read its colours when they draw.
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { if (SP.current) SP.refreshView(SP.current); });
 };
 
 SP.onKey = (e) => {
   const typing = e.target.closest('input, select, textarea');
   if (e.key === 'Escape' && typing) { e.target.blur(); return; }
+  if (!SP.$('#keymap').hidden) {
+    if (e.key === 'Escape' || e.key === '?') { SP.keymap(false); e.preventDefault(); }
+    return;
+  }
+  if (e.key === 'Escape' && !SP.$('#export-list').hidden) { SP.toggleExport(false); return; }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
   const fs = SP.current;
   if (e.key === 'o' || e.key === 'O') { SP.$('#file-input').click(); e.preventDefault(); return; }
+  if (e.key === '?') { SP.keymap(true); e.preventDefault(); return; }
   if (!fs) return;
+  if ((e.key === 'e' || e.key === 'E') && !SP.$('#export').hidden) { SP.toggleExport(); e.preventDefault(); return; }
   const views = ['overview', 'regions', 'ranks', 'metadata', 'raw'];
   const n = Number(e.key);
   if (n >= 1 && n <= views.length) {
@@ -338,6 +391,9 @@ SP.onKey = (e) => {
   }
 };
 
+// Shows or hides the keyboard map.
+SP.keymap = (open) => { SP.$('#keymap').hidden = !open; };
+
 // Jump to a region's row in the table (from the overview and the heatmap).
 SP.goToRegion = (name) => {
   const fs = SP.current;
@@ -347,6 +403,7 @@ SP.goToRegion = (name) => {
 };
 
 SP.start = () => {
+  SP.state.start();
   SP.startWorker();
   SP.bindInput();
 };

@@ -136,6 +136,7 @@ SP.ranks.geometry = (fs, canvas) => {
 };
 
 SP.ranks.draw = (fs) => {
+  SP.state.save();
   const R = SP.ranks;
   const canvas = SP.$('#heatmap');
   if (!canvas || !fs.heat) return;
@@ -297,6 +298,7 @@ SP.ranks.select = (fs, rank, region) => {
   if (fs.heatView.order === 'region') SP.ranks.order(fs);
   SP.ranks.draw(fs);
   SP.ranks.showSelection(fs);
+  SP.state.save();
 };
 
 SP.ranks.showSelection = async (fs) => {

@@ -180,6 +180,7 @@ SP.table.selectRow = (fs, tr) => {
   for (const s of tr.parentNode.querySelectorAll('tr.selected')) s.classList.remove('selected');
   tr.classList.add('selected');
   fs.selection.region = tr.dataset.name;
+  SP.state.save();
   tr.focus({ preventScroll: true });
   tr.scrollIntoView({ block: 'nearest' });
 };

@@ -1,7 +1,8 @@
 'use strict';
 // The sp worker: the library (WebAssembly, inlined below) and the dropped files, read in
 // place through FileReaderSync on File.slice. Messages in: {id, op, args, file?}; out:
-// {id, ok} or {id, error}, with `bin` (an ArrayBuffer, transferred) for binary answers
+// {id, ok} or {id, error}, with `bin` (an ArrayBuffer, transferred) for binary answers,
+// `blob` for a file to save (built from the parts the library hands over as it writes)
 // and `ms` (time spent in the library). The wasm protocol is documented in web/src/ffi.rs.
 const WASM_BASE64 = "@WASM_BASE64@";
 
@@ -23,18 +24,26 @@ function blobRead(handle, offset, len, dst) {
   }
 }
 
+// The parts of the file the current request saves (an export), copied out of the
+// module's memory as the library writes them.
+let parts = [];
+function savePart(src, len) {
+  parts.push(new Uint8Array(wasm.memory.buffer, src, len).slice());
+}
+
 function instantiate() {
   const text = atob(WASM_BASE64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const module = new WebAssembly.Module(bytes);
-  wasm = new WebAssembly.Instance(module, { sp: { blob_read: blobRead } }).exports;
+  wasm = new WebAssembly.Instance(module, { sp: { blob_read: blobRead, save_part: savePart } }).exports;
 }
 
 function call(request) {
   const bytes = encoder.encode(JSON.stringify(request));
   const ptr = wasm.sp_alloc(bytes.length);
   new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+  parts = [];
   const n = wasm.sp_call(ptr, bytes.length);
   const answer = JSON.parse(decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.sp_out_ptr(), n)));
   const binLen = wasm.sp_bin_len();
@@ -68,6 +77,11 @@ onmessage = (event) => {
     const { answer, bin } = call(request);
     reply = answer.error !== undefined ? { id, error: answer.error } : { id, ok: answer.ok };
     if (bin) reply.bin = bin;
+    if (parts.length && answer.ok) {
+      reply.blob = new Blob(parts, { type: 'application/json' });
+      reply.parts = parts.length;
+    }
+    parts = [];
   } catch (e) {
     // A trap leaves the module's state undefined: start afresh (open files are lost).
     const name = file ? file.name : 'the file';

@@ -4,7 +4,8 @@
 //!
 //! Protocol: the glue copies a UTF-8 JSON request into memory from [`sp_alloc`], calls
 //! [`sp_call`] (which frees it) and reads the answer (`sp_out_ptr`, the returned length) and
-//! the binary side buffer (`sp_bin_ptr`, `sp_bin_len`) before its next call.
+//! the binary side buffer (`sp_bin_ptr`, `sp_bin_len`) before its next call. A file to save
+//! (an export) arrives during the call, in parts, through the imported `save_part`.
 #![allow(unsafe_code)]
 
 use std::cell::RefCell;
@@ -17,6 +18,18 @@ extern "C" {
     /// Copies `len` bytes of the registered `File` `handle` from `offset` into `dst`;
     /// returns 0 on success.
     fn blob_read(handle: u32, offset: f64, len: u32, dst: *mut u8) -> u32;
+
+    /// Copies `len` bytes at `src` into the page's next part of the file being saved.
+    fn save_part(src: *const u8, len: u32);
+}
+
+/// Hands one part of a file being saved to the page.
+fn emit_part(part: &[u8]) {
+    // Parts are at most a few MiB (`download::PART` plus one write).
+    let len = u32::try_from(part.len()).unwrap_or(u32::MAX);
+    // SAFETY: `part` is a live region of this module's memory of at least `len` bytes;
+    // the import copies it out before returning and keeps no reference.
+    unsafe { save_part(part.as_ptr(), len) }
 }
 
 /// Fills `buf` from `offset` of the page's `File` `handle`.
@@ -57,7 +70,10 @@ pub extern "C" fn sp_call(ptr: *mut u8, len: usize) -> usize {
     let request = unsafe { Vec::from_raw_parts(ptr, len, len) };
     let text = String::from_utf8_lossy(&request);
     let mut bin = Vec::new();
-    let answer = SESSION.with(|s| s.borrow_mut().call(&text, &mut bin));
+    let answer = SESSION.with(|s| {
+        s.borrow_mut()
+            .call_with_parts(&text, &mut bin, &mut |part| emit_part(part))
+    });
     BIN.with(|b| *b.borrow_mut() = bin);
     OUT.with(|o| {
         let mut o = o.borrow_mut();

@@ -6,14 +6,16 @@ use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
 use sp::analysis::balance::{rank_balance, Balance};
+use sp::analysis::export::{Exporter, Format};
 use sp::analysis::overview::overview;
 use sp::analysis::quantiles::{calls_to_read, region_percentiles};
-use sp::analysis::report::{FileReport, Format, ReportWriter};
-use sp::analysis::{load, region_rows, PercentageMode, RegionRow, SortKey};
+use sp::analysis::report::{self, FileReport, ReportWriter};
+use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 use sp::schema::{EventReader, Profile};
 
+use crate::download::Parts;
 use crate::messages;
 use crate::rows::rows_json;
 use crate::selection::Options;
@@ -211,7 +213,7 @@ impl Opened {
     pub fn csv(&self, req: &Json) -> Answer {
         let (rows, opts, source, profile) = self.rows(req, None, None)?;
         let flat = source == RowsFrom::Index;
-        let mut report = ReportWriter::new(Vec::new(), Format::Csv, opts.report(flat));
+        let mut report = ReportWriter::new(Vec::new(), report::Format::Csv, opts.report(flat));
         let size = self.source.len();
         report
             .file(&FileReport {
@@ -276,6 +278,34 @@ impl Opened {
         cell_json(balance, rank, req["region"].as_str())
     }
 
+    /// The selected ranks (every rank when none are) as `sp export FORMAT --ranks …`
+    /// writes them, handed to `emit` in parts.
+    pub fn export(&self, req: &Json, emit: &mut dyn FnMut(&[u8])) -> Answer {
+        self.loaded()?;
+        let (format, suffix) = match req["format"].as_str() {
+            Some("chrome-trace") => (Format::ChromeTrace, "trace.json"),
+            Some("speedscope") => (Format::Speedscope, "speedscope.json"),
+            Some("json") => (Format::Json, "json"),
+            other => {
+                return Err(format!(
+                    "There is no export format {:?}: the page writes chrome-trace, speedscope \
+                     and json.",
+                    other.unwrap_or_default()
+                ))
+            }
+        };
+        let opts = Options::from_request(req)?;
+        let selection = Selection::ranks(opts.ranks().map(<[u32]>::to_vec));
+        let stem = stem(&self.name);
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let exporter = Exporter::open(&self.file, stem).map_err(fail)?;
+        let mut parts = Parts::new(emit);
+        exporter
+            .write(format, &selection, &mut parts)
+            .map_err(fail)?;
+        Ok(json!({ "name": format!("{stem}.{suffix}"), "bytes": parts.finish() }))
+    }
+
     /// One region's percentiles, read from its events.
     pub fn percentiles(&self, req: &Json) -> Answer {
         let loaded = self.loaded()?;
@@ -292,5 +322,13 @@ impl Opened {
         answer["region"] = json!(name);
         answer["calls"] = json!(calls_to_read(region, opts.ranks()));
         Ok(answer)
+    }
+}
+
+/// A file name without its extension, as `sp export` labels a run from its path's stem.
+fn stem(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(i) if i > 0 => &name[..i],
+        _ => name,
     }
 }

@@ -22,6 +22,9 @@
 //!   `cell {…, region, rank}` → see [`crate::report`].
 //! - `percentiles {file, region, ranks}` → one region's p50/p95/p99 from its events.
 //! - `raw {file}` → the HDF5 tree, as `sp ls --data` lists it (see [`crate::raw`]).
+//! - `export {file, format, ranks}` → `name` (a file name) and `bytes`: the selected
+//!   ranks as `sp export FORMAT --ranks …` writes them (`chrome-trace`, `speedscope` or
+//!   `json`), handed to the page in parts (see [`crate::download`]).
 //! - `io {file}` → reads and bytes so far; `close {file}`.
 //!
 //! Every answer about a file carries `io`, the file's read counters after the request.
@@ -39,7 +42,7 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 11] = [
+pub const OPS: [&str; 12] = [
     "open",
     "close",
     "io",
@@ -51,6 +54,7 @@ pub const OPS: [&str; 11] = [
     "cell",
     "percentiles",
     "raw",
+    "export",
 ];
 
 /// Profiles with at most this many calls are read whole for their call tree. Building it
@@ -70,10 +74,25 @@ pub struct Session {
 pub type Answer = Result<Json, String>;
 
 impl Session {
-    /// Answers one JSON request; binary results go to `bin`.
+    /// Answers one JSON request; binary results go to `bin`, and a file to save (an
+    /// export) too.
     pub fn call(&mut self, request: &str, bin: &mut Vec<u8>) -> String {
+        let mut saved = Vec::new();
+        let answer = self.call_with_parts(request, bin, &mut |part| saved.extend_from_slice(part));
+        bin.extend_from_slice(&saved);
+        answer
+    }
+
+    /// Answers one JSON request; binary results go to `bin`, and a file to save is handed
+    /// to `emit` in parts as it is written.
+    pub fn call_with_parts(
+        &mut self,
+        request: &str,
+        bin: &mut Vec<u8>,
+        emit: &mut dyn FnMut(&[u8]),
+    ) -> String {
         let answer = match serde_json::from_str::<Json>(request) {
-            Ok(req) => self.dispatch(&req, bin),
+            Ok(req) => self.dispatch(&req, bin, emit),
             Err(e) => Err(format!("The page sent a malformed request: {e}.")),
         };
         match answer {
@@ -82,7 +101,7 @@ impl Session {
         }
     }
 
-    fn dispatch(&mut self, req: &Json, bin: &mut Vec<u8>) -> Answer {
+    fn dispatch(&mut self, req: &Json, bin: &mut Vec<u8>, emit: &mut dyn FnMut(&[u8])) -> Answer {
         let op = req["op"].as_str().unwrap_or_default();
         if op == "open" {
             return self.open_request(req);
@@ -109,6 +128,7 @@ impl Session {
             "cell" => opened.cell(req),
             "percentiles" => opened.percentiles(req),
             "raw" => opened.raw(),
+            "export" => opened.export(req, emit),
             other => Err(format!(
                 "The page asked for {other:?}, which this build does not know."
             )),

@@ -235,3 +235,47 @@ fn the_raw_view_lists_what_sp_ls_lists() {
         assert!(raw["summary"].as_str().unwrap().starts_with("f.h5: "));
     }
 }
+
+#[test]
+fn exports_are_the_library_exporters_bytes() {
+    use sp::analysis::export::{Exporter, Format};
+    let bytes = golden("tests/golden/mixed/expected/merged.h5");
+    let mut s = Session::default();
+    let id = s
+        .open("merged.h5".into(), Bytes::Memory(bytes.clone()))
+        .unwrap()["file"]
+        .as_u64()
+        .unwrap();
+    let file = File::open(bytes).unwrap();
+    let exporter = Exporter::open(&file, "merged").unwrap();
+    for (name, format, suffix) in [
+        ("chrome-trace", Format::ChromeTrace, "trace.json"),
+        ("speedscope", Format::Speedscope, "speedscope.json"),
+        ("json", Format::Json, "json"),
+    ] {
+        for ranks in [None, Some(vec![0u32, 1, 2, 5])] {
+            let mut want = Vec::new();
+            exporter
+                .write(format, &Selection::ranks(ranks.clone()), &mut want)
+                .unwrap();
+            let spec = ranks.as_ref().map(|_| "0-2,5");
+            let req = json!({"op": "export", "file": id, "format": name, "ranks": spec});
+            let mut parts = Vec::new();
+            let mut bin = Vec::new();
+            let answer: Json =
+                serde_json::from_str(&s.call_with_parts(&req.to_string(), &mut bin, &mut |p| {
+                    parts.extend_from_slice(p)
+                }))
+                .unwrap();
+            assert_eq!(answer["ok"]["name"], format!("merged.{suffix}"));
+            assert_eq!(answer["ok"]["bytes"], want.len());
+            assert_eq!(parts, want, "{name} {spec:?}");
+            assert!(bin.is_empty());
+        }
+    }
+    let bad = ask(&mut s, json!({"op": "export", "file": id, "format": "svg"}));
+    assert_eq!(
+        bad.unwrap_err(),
+        "There is no export format \"svg\": the page writes chrome-trace, speedscope and json."
+    );
+}
