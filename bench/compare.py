@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Benchmark `sp` against the reference (scope-profiler 0.7.5) on generated workloads.
 
-    .venv/bin/python bench/compare.py [--workloads W1,W2,W3,W4] [--modes convert,compress,read]
-                                      [--also-on W2] [--scale F] [--repeat N] [--workdir DIR]
-                                      [--sp PATH] [--sp-read ARGS]
+    .venv/bin/python bench/compare.py [--workloads W1,W2,W3,W4,W5]
+                                      [--modes convert,compress,read,shard] [--also-on W2]
+                                      [--shard-on W3] [--shards N] [--scale F] [--repeat N]
+                                      [--workdir DIR] [--sp PATH] [--sp-read ARGS]
     .venv/bin/python bench/compare.py --quick        # CI: tiny, one repetition, no targets
 
 For each workload it writes the traces with `sp-workload`, then runs, alternately and
@@ -16,7 +17,15 @@ For each workload it writes the traces with `sp-workload`, then runs, alternatel
             code path with `ProfilingWriter(..., compression="auto")`: gzip 4 + shuffle) and
             `sp convert --compress`;
 * read:     `scope_profiler.read_h5` plus per-region totals over every event, and the `sp`
-            command given by `--sp-read` that does the same.
+            command given by `--sp-read` that does the same;
+* shard:    (`--shard-on` workloads, W3 by default) `sp convert --shard I/N` in N parallel
+            processes, then `sp convert` of the N parts; the merged file must be byte for
+            byte the one-shot `sp convert` output.
+
+W5 is W2's traces converted by the reference into 4 partial profiles of 8 ranks each
+(`import-native` of 8 traces, untimed), then merged: its convert mode times
+`import-native part0.h5 ... part3.h5` against `sp convert part0.h5 ... part3.h5`, and its
+floor reads the parts.
 
 Each child is reaped with os.wait4, so its peak RSS is its own. Page caches are not dropped
 (that needs root and disturbs the whole machine); instead the inputs are read once before any
@@ -31,6 +40,7 @@ subcommand or option does not exist yet gets a "not available" row and fails not
 """
 
 import argparse
+import filecmp
 import os
 import shutil
 import statistics
@@ -46,11 +56,13 @@ MIB = 1 << 20
 
 # Ranks, regions per rank and calls per region at full scale (as sp-workload makes them).
 SHAPES = {"W1": (8, 40, 10_000), "W2": (32, 50, 40_000), "W3": (2048, 20, 50),
-          "W4": (1, 1, 50_000_000)}
+          "W4": (1, 1, 50_000_000), "W5": (32, 50, 40_000)}
 WORKLOADS = list(SHAPES)
-MODES = ["convert", "compress", "read"]
+MODES = ["convert", "compress", "read", "shard"]
+# W5's traces are W2's, converted into this many partial profiles before the timed merge.
+W5_PARTS = 4
 # Calls per region are multiplied by these in --quick mode (ranks and regions are kept).
-QUICK_SCALE = {"W1": 0.01, "W2": 0.001, "W3": 0.02, "W4": 0.0002}
+QUICK_SCALE = {"W1": 0.01, "W2": 0.001, "W3": 0.02, "W4": 0.0002, "W5": 0.001}
 FULL_EVENTS = {name: r * g * c for name, (r, g, c) in SHAPES.items()}
 
 # The issue's targets: (mode, workload) -> (minimum speed-up, max vs floor, max sp RSS MiB,
@@ -60,6 +72,7 @@ TARGETS = {
     ("convert", "W2"): (15, 1.5, 256, None),
     ("convert", "W3"): (50, None, None, None),
     ("convert", "W4"): (15, None, 256, None),
+    ("convert", "W5"): (20, 1.5, 256, None),
     ("compress", "W2"): (12, None, None, 1.03),
     ("read", "W2"): (20, None, None, None),
 }
@@ -119,6 +132,28 @@ def run(cmd, cwd=None, stdout=None):
         # The head: where a panic or a Python traceback's first line is.
         head = err.read().decode("utf-8", "replace").strip().splitlines()[:3]
     return Run(seconds, usage.ru_maxrss / 1024, code, "\n".join(head))
+
+
+def run_parallel(cmds):
+    """Runs cmds at once; returns one Run: the wall time until the last exits, the largest
+    peak RSS, the first non-zero exit code and its stderr head."""
+    started = time.perf_counter()
+    procs = []
+    for cmd in cmds:
+        err = tempfile.TemporaryFile()
+        procs.append((subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err,
+                                       stdin=subprocess.DEVNULL), err))
+    rss, code, head = 0.0, 0, ""
+    for proc, err in procs:
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        rss = max(rss, usage.ru_maxrss / 1024)
+        if proc.returncode != 0 and code == 0:
+            code = proc.returncode
+            err.seek(0)
+            head = err.read().decode("utf-8", "replace").strip()
+        err.close()
+    return Run(time.perf_counter() - started, rss, code, head)
 
 
 def target_dir():
@@ -209,7 +244,8 @@ class Bench:
         traces = self.workdir / name / "traces"
         if traces.is_dir():
             shutil.rmtree(traces)
-        cmd = [str(self.generator), name, str(traces), "--seed", str(self.args.seed),
+        generator_name = "W2" if name == "W5" else name
+        cmd = [str(self.generator), generator_name, str(traces), "--seed", str(self.args.seed),
                "--scale", repr(self.scale_for(name))]
         r = run(cmd)
         if r.code != 0:
@@ -296,12 +332,37 @@ class Bench:
 
     # -- modes ---------------------------------------------------------------------------
 
+    def make_parts(self, name, files):
+        """W5: the reference converts consecutive groups of traces into partial profiles."""
+        parts_dir = self.workdir / name / "parts"
+        parts_dir.mkdir(parents=True, exist_ok=True)
+        per = -(-len(files) // W5_PARTS)
+        parts, started = [], time.perf_counter()
+        for k in range(W5_PARTS):
+            part = parts_dir / f"part{k}.h5"
+            part.unlink(missing_ok=True)
+            group = [str(f) for f in files[k * per:(k + 1) * per]]
+            r = run([self.python, "-m", "scope_profiler", "import-native", *group, "-o",
+                     str(part), "-q"])
+            if r.code != 0:
+                sys.exit(f"compare.py: import-native of part {k} failed: {r.err}")
+            parts.append(part)
+        run(["cat"] + [str(p) for p in parts], stdout=subprocess.DEVNULL)
+        self.note(f"{name}: {W5_PARTS} partial profiles of {per} ranks made by import-native "
+                  f"in {time.perf_counter() - started:.1f} s "
+                  f"({sum(p.stat().st_size for p in parts) / MIB:.1f} MiB)")
+        return parts
+
     def convert(self, name, traces, files, events):
         ref, ours = self.outputs(name, "convert")
         floor_out = self.workdir / name / "convert" / "floor.bin"
-        ref_cmd = [self.python, "-m", "scope_profiler", "import-native", str(traces), "-o",
+        inputs = [str(traces)]
+        if name == "W5":
+            files = self.make_parts(name, files)
+            inputs = [str(p) for p in files]
+        ref_cmd = [self.python, "-m", "scope_profiler", "import-native", *inputs, "-o",
                    str(ref), "-q"]
-        sp_cmd = [str(self.sp), "convert", str(traces), "-o", str(ours), "-q"]
+        sp_cmd = [str(self.sp), "convert", *inputs, "-o", str(ours), "-q"]
         runs = self.repeat([("ref", lambda: ref.unlink(missing_ok=True), ref_cmd),
                             ("sp", lambda: ours.unlink(missing_ok=True), sp_cmd)])
         bad_ref, bad_sp = self.failed(runs["ref"]), self.failed(runs["sp"])
@@ -420,10 +481,68 @@ class Bench:
                        rss=f"{peak(runs['sp']):.0f}", speedup=f"{speedup:.1f}x",
                        target=target, result=result)
 
+    def shard(self, name, traces, files, events):
+        """N processes convert one shard each, then one merges the parts; the merge must be
+        the one-shot output byte for byte."""
+        n = self.args.shards
+        base = self.workdir / name / "shard"
+        one, merged = base / "one" / f"{name}.h5", base / "merged" / f"{name}.h5"
+        parts = [base / "parts" / f"part_{i}.h5" for i in range(n)]
+        for p in [one, merged] + parts:
+            p.parent.mkdir(parents=True, exist_ok=True)
+
+        def clear_parts():
+            for p in parts:
+                p.unlink(missing_ok=True)
+
+        shard_cmds = [[str(self.sp), "convert", str(traces), "--shard", f"{i}/{n}", "-o",
+                       str(p), "-q"] for i, p in enumerate(parts)]
+        merge_cmd = [str(self.sp), "convert", *[str(p) for p in parts], "-o", str(merged), "-q"]
+        runs = {"one": [], "shards": [], "merge": []}
+        for _ in range(self.args.repeat):
+            one.unlink(missing_ok=True)
+            runs["one"].append(run([str(self.sp), "convert", str(traces), "-o", str(one), "-q"]))
+            clear_parts()
+            runs["shards"].append(run_parallel(shard_cmds))
+            merged.unlink(missing_ok=True)
+            runs["merge"].append(run(merge_cmd))
+            if any(self.failed(r) for r in runs.values()):
+                break
+        labels = {"one": "sp convert (one shot)",
+                  "shards": f"sp convert --shard I/{n} ({n} processes at once)",
+                  "merge": f"sp convert of the {n} parts"}
+        for key, label in labels.items():
+            bad = self.failed(runs[key])
+            if bad:
+                self.fail_row(name, "shard", label, bad)
+                return
+        one_s = median(runs["one"])
+        for key, label in labels.items():
+            s = median(runs[key])
+            self.table.add(workload=name, mode="shard", tool=label, median=f"{s:.3f}",
+                           rss=f"{peak(runs[key]):.0f}",
+                           output=f"{sum(p.stat().st_size for p in parts) / MIB:.1f}"
+                           if key == "shards" else f"{one.stat().st_size / MIB:.1f}")
+        total = median(runs["shards"]) + median(runs["merge"])
+        # Compared in blocks: reading both files whole would grow this process, and every
+        # child forked after it would report its size as its own peak RSS.
+        same = filecmp.cmp(one, merged, shallow=False)
+        self.table.add(workload=name, mode="shard", tool="shards + merge",
+                       median=f"{total:.3f}", speedup=f"{one_s / total:.2f}x",
+                       result="merged == one shot" if same else "MERGED DIFFERS")
+        if not same:
+            self.failures.append(f"shard {name}: the merge of {n} parts differs from the "
+                                 "one-shot output")
+        self.note(f"shard {name}: merged {'identical to' if same else 'DIFFERS from'} "
+                  "the one-shot output")
+
     def workload(self, name):
         traces, files, events = self.generate(name)
         for mode in self.args.modes:
-            if mode != "convert" and name not in self.args.also_on:
+            if mode == "shard":
+                if name not in self.args.shard_on:
+                    continue
+            elif mode != "convert" and name not in self.args.also_on:
                 continue
             self.note(f"{name}: {mode} x{self.args.repeat} ...")
             getattr(self, mode)(name, traces, files, events)
@@ -436,12 +555,16 @@ def parse_args(argv):
         description="Benchmark sp against scope-profiler's import-native on generated "
         "workloads and print a table of medians, peak RSS and ratios.")
     p.add_argument("--workloads", default=",".join(WORKLOADS),
-                   help="comma-separated subset of W1,W2,W3,W4 (default: all)")
+                   help="comma-separated subset of W1,W2,W3,W4,W5 (default: all)")
     p.add_argument("--modes", default=",".join(MODES),
-                   help="comma-separated subset of convert,compress,read (default: all)")
+                   help="comma-separated subset of convert,compress,read,shard (default: all)")
     p.add_argument("--also-on", default="W2",
                    help="workloads that compress and read modes run on (default: %(default)s, "
                    "the one their targets are for)")
+    p.add_argument("--shard-on", default="W3",
+                   help="workloads that the shard mode runs on (default: %(default)s)")
+    p.add_argument("--shards", type=int, default=8,
+                   help="N of the shard mode's --shard I/N (default: %(default)s)")
     p.add_argument("--scale", type=float, default=None,
                    help="multiply calls per region by F (default 1; --quick: tiny)")
     p.add_argument("--repeat", type=int, default=None,
@@ -467,7 +590,10 @@ def parse_args(argv):
     args.workloads = [w.strip().upper() for w in args.workloads.split(",") if w.strip()]
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     args.also_on = [w.strip().upper() for w in args.also_on.split(",") if w.strip()]
-    for w in args.workloads + args.also_on:
+    args.shard_on = [w.strip().upper() for w in args.shard_on.split(",") if w.strip()]
+    if args.shards < 1:
+        p.error("--shards must be at least 1")
+    for w in args.workloads + args.also_on + args.shard_on:
         if w not in WORKLOADS:
             p.error(f"unknown workload {w}")
     for m in args.modes:

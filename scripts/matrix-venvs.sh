@@ -15,6 +15,9 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT="$REPO/target/matrix"
 BASE_PYTHON=${SP_BASE_PYTHON:-python3}
 mkdir -p "$ROOT"
+# One maker at a time: a second caller waits, then finds the venvs complete.
+exec 9>"$ROOT/.lock"
+flock 9
 
 venv() {
     local hdf5=$1 h5py=$2 numpy=$3 dir="$ROOT/hdf5-$1"

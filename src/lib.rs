@@ -18,6 +18,8 @@
 //!   `scope-profiler inspect` to the same bits, their report as a table, CSV or JSON
 //!   ([`analysis::report`]), and streaming exports for trace viewers
 //!   ([`analysis::export`]).
+//! - [`convert`]: the conversion pipeline (traces to a profile), as jobs a front end runs on
+//!   threads or in order.
 //!
 //! Nothing here touches the file system, threads or the terminal, so the library builds
 //! for WebAssembly; work that can use threads (statistics recomputed from every event) is
@@ -105,6 +107,7 @@
 //! ```
 
 pub mod analysis;
+pub mod convert;
 pub mod hdf5lite;
 pub mod io;
 pub mod schema;

@@ -29,7 +29,7 @@ fn a_huge_rank_is_a_corrupt_profile_not_a_huge_allocation() {
     let err = read_full(&file).unwrap_err().to_string();
     assert_eq!(
         err,
-        "the profile claims 3539992578 ranks (more than 1048576)"
+        "damaged profile: the profile claims 3539992578 ranks (more than 1048576)"
     );
 
     let dir = support::scratch_dir("huge-rank");
@@ -60,7 +60,10 @@ fn ranks_without_calls_cost_nothing() {
     bytes[18570] ^= 0xaf;
     let file = File::open(bytes.as_slice()).unwrap();
     let err = read_full(&file).unwrap_err().to_string();
-    assert_eq!(err, "the profile claims 11468801 ranks (more than 1048576)");
+    assert_eq!(
+        err,
+        "damaged profile: the profile claims 11468801 ranks (more than 1048576)"
+    );
 
     let bytes = damaged("fortran/expected/profiling_data.h5", &[]);
     let file = File::open(bytes.as_slice()).unwrap();

@@ -5,6 +5,7 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use sp::schema::{write, Merger, RegionCalls};
@@ -267,5 +268,151 @@ fn compressed_output_has_the_uncompressed_content() {
         .arg("--compress=1");
     support::run_ok(&mut cmd);
     assert!(std::fs::read(&again).unwrap() == std::fs::read(&packed).unwrap());
+    std::fs::remove_dir_all(scratch).ok();
+}
+
+/// Writes a schema-2 profile with absolute, big-endian, gzip-chunked time columns through
+/// h5py (as older Python writers laid them out): rank 3 with a row of `big` calls (from
+/// `starts0`, one every 1000 ns, each lasting 7 ns, a few negative) and a row of 10, and
+/// rank 4 with 5 calls of the first region.
+fn write_schema2_profile(path: &Path, big: usize) {
+    let script = r#"
+import sys, h5py, numpy as np
+path, big = sys.argv[1], int(sys.argv[2])
+t0 = 2_000_000_000_000
+starts = [t0 + 1000 * np.arange(big, dtype=np.int64), t0 + 7 + np.arange(10, dtype=np.int64), t0 + 5 * np.arange(5, dtype=np.int64)]
+ends = [s + 7 for s in starts]
+ends[0][::97] -= 20
+st, en = np.concatenate(starts), np.concatenate(ends)
+counts = np.array([len(s) for s in starts], dtype=np.uint64)
+offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.uint64)
+with h5py.File(path, "w") as f:
+    f.attrs["scope_profiler_schema"] = np.int64(2)
+    f.attrs["storage_layout"] = "columnar"
+    m = f.create_group("metadata")
+    m.attrs["hostname"] = "node7"
+    m.attrs["mpi_rank"] = np.int64(3)
+    f.create_dataset("region_table/names", data=["big", "tiny"], dtype=h5py.string_dtype())
+    g = f.create_group("rank_region_index")
+    g["region_ids"] = np.array([0, 1, 0], dtype=np.uint32)
+    g["ranks"] = np.array([3, 3, 4], dtype=np.uint32)
+    g["event_offsets"] = offsets
+    g["event_counts"] = counts
+    g["source_lines"] = np.array([12, -1, 12], dtype=np.int64)
+    g.create_dataset("source_files", data=["big.c", "", "big.c"], dtype=h5py.string_dtype())
+    g.create_dataset("source_texts", data=["do_big()", "", "do_big()"], dtype=h5py.string_dtype())
+    g.create_dataset("tags", data=["[]"] * 3, dtype=h5py.string_dtype())
+    e = f.create_group("events")
+    e.create_dataset("start_times", data=st.astype(">i8"), chunks=(10000,), compression="gzip")
+    e.create_dataset("end_times", data=en, chunks=(4096,), compression="gzip", shuffle=True)
+"#;
+    let big = big.to_string();
+    let args = [
+        OsStr::new("-c"),
+        script.as_ref(),
+        path.as_os_str(),
+        big.as_ref(),
+    ];
+    support::run_python(Path::new("."), args);
+}
+
+/// Runs the reference's `import-native` with `args` (inputs and options) in `dir`.
+fn import_native(dir: &Path, args: &[&str]) {
+    let module = ["-m", "scope_profiler", "import-native", "-q"];
+    support::run_python(dir, module.iter().chain(args));
+}
+
+/// `.h5` inputs stream: rows over several blocks and many chunks, as start deltas (an sp
+/// profile with compressed columns) and as absolute big-endian times (a schema-2 profile),
+/// converted together with a trace, and merged into with `--merge`, have the reference's
+/// content; the compressed output has the plain one's.
+#[test]
+fn big_multi_chunk_profiles_stream_to_the_reference_content() {
+    let scratch = support::scratch_dir("stream-h5");
+    let traces = scratch.join("traces");
+    std::fs::create_dir_all(&traces).unwrap();
+    let rank0 = Trace {
+        rank: 0,
+        regions: vec![
+            // Over two blocks: pass 1 summarises it in one job, pass 2 in three pieces.
+            region("hot", 1_100_001, 21, true),
+            region("small", 3_000, 22, false),
+            region("idle", 0, 23, true),
+        ],
+    };
+    std::fs::write(
+        traces.join("r_rank00000.spt"),
+        encode(&rank0, Version::V2, Endian::Little),
+    )
+    .unwrap();
+    let rank5 = Trace {
+        rank: 5,
+        regions: vec![region("late", 700, 24, true), region("hot5", 9, 25, false)],
+    };
+    let inputs = scratch.join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    std::fs::write(
+        inputs.join("t_rank00005.spt"),
+        encode(&rank5, Version::V1, Endian::Big),
+    )
+    .unwrap();
+    // An sp profile of rank 0 with compressed start deltas: 135 chunks per column.
+    support::run_ok(
+        support::sp()
+            .arg("convert")
+            .arg(&traces)
+            .arg("-o")
+            .arg(inputs.join("deltas_rank0.h5"))
+            .args(["-q", "--compress=1"]),
+    );
+    write_schema2_profile(&inputs.join("abs_rank3.h5"), 600_001);
+
+    let (ours, reference) = (scratch.join("ours"), scratch.join("reference"));
+    for dir in [&ours, &reference] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let all = [
+        "../inputs/abs_rank3.h5",
+        "../inputs/deltas_rank0.h5",
+        "../inputs/t_rank00005.spt",
+    ];
+    let sp = |dir: &Path, args: &[&str]| {
+        support::run_ok(
+            support::sp()
+                .current_dir(dir)
+                .arg("convert")
+                .args(args)
+                .arg("-q"),
+        );
+    };
+    sp(&ours, &[&all[..], &["-o", "all.h5"]].concat());
+    import_native(&reference, &[&all[..], &["-o", "all.h5"]].concat());
+    support::assert_same_content(&ours.join("all.h5"), &reference.join("all.h5"));
+    support::assert_same_content_by_our_reader(&ours.join("all.h5"), &reference.join("all.h5"));
+
+    // --merge into the big delta profile.
+    let merge = [
+        "../inputs/t_rank00005.spt",
+        "--merge",
+        "../inputs/deltas_rank0.h5",
+    ];
+    sp(
+        &ours,
+        &[&merge[..], &["-o", "merged.h5", "--label", "m"]].concat(),
+    );
+    import_native(
+        &reference,
+        &[&merge[..], &["-o", "merged.h5", "--label", "m"]].concat(),
+    );
+    support::assert_same_content(&ours.join("merged.h5"), &reference.join("merged.h5"));
+
+    // Compressed, the same content again (same file name, so the same label).
+    let packed = scratch.join("packed");
+    std::fs::create_dir_all(&packed).unwrap();
+    sp(
+        &packed,
+        &[&all[..], &["-o", "all.h5", "--compress"]].concat(),
+    );
+    support::assert_same_content_by_our_reader(&packed.join("all.h5"), &ours.join("all.h5"));
     std::fs::remove_dir_all(scratch).ok();
 }

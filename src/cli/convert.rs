@@ -5,17 +5,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use sp::hdf5lite;
-use sp::schema::{self, Merger, RegionCalls};
-use sp::trace;
+use sp::convert::{Input, InputKind, Options, Shard};
 
-mod packer;
 mod progress;
 mod stream;
 
 use super::inputs::{self, InputPath};
-use super::local_file::LocalFile;
-use super::output::write_atomically;
 use super::{summary, Failure};
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
@@ -27,7 +22,16 @@ Examples:
 
 Directories are scanned (not recursively) for *.spt and *_rank[0-9]*.h5, hidden files
 included. Inputs are read in sorted path order; each rank may appear only once. The output is
-written to a temporary file beside it and renamed into place when complete.")]
+written to a temporary file beside it and renamed into place when complete.
+
+Sharding a run over N processes (e.g. one per node under Slurm or mpirun):
+  srun -n 64 sh -c 'sp convert traces/ --shard $SLURM_PROCID/$SLURM_NTASKS -o part_$SLURM_PROCID.h5'
+  sp convert part_*.h5 -o run.h5        the same profile as `sp convert traces/ -o run.h5`
+With --shard I/N the inputs, sorted as above, are cut into N runs of consecutive files whose
+lengths differ by at most one, and only run I (from 0) is converted: files floor(I*n/N) up to
+floor((I+1)*n/N) - 1 of the n inputs. A part records its shard, its regions' order of first
+appearance and where its metadata came from (sp_* attributes in /metadata), which the merge
+uses and drops.")]
 pub struct Opts {
     /// Trace files, per-rank profiles, and/or directories holding them.
     #[arg(required = true, value_name = "INPUTS")]
@@ -61,6 +65,11 @@ pub struct Opts {
     )]
     compress: Option<u8>,
 
+    /// Convert only part I (from 0) of N of the inputs, as one of N processes of a sharded
+    /// run; merge the parts' outputs with `sp convert` (see below).
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    shard: Option<Shard>,
+
     /// Do not print the summary table and the `wrote` line.
     #[arg(short, long)]
     quiet: bool,
@@ -68,130 +77,53 @@ pub struct Opts {
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     super::output::prepare(&opts.output)?;
-    let paths = inputs::discover(&opts.inputs)?;
-    if opts.merge.is_none() && paths.iter().all(|p| !p.is_hdf5()) {
-        return run_streaming(&opts, &paths);
+    let mut paths = inputs::discover(&opts.inputs)?;
+    if let Some(shard) = opts.shard {
+        paths = paths[shard.inputs(paths.len())].to_vec();
     }
-    let mut merger = Merger::new();
-    for path in &paths {
-        add_input(&mut merger, path)?;
-    }
-
-    let profile = match &opts.merge {
+    let mut inputs: Vec<Input> = paths.iter().map(|p| Input::new(p.as_str())).collect();
+    let label = match &opts.merge {
         // With --merge the label is only what --label says (even ""), never the stem.
         Some(merge) => {
-            let base = read_stored(&InputPath::new(&merge.to_string_lossy()))?;
-            merger
-                .merge_into(base, opts.label.as_deref())
-                .map_err(Failure::schema)?
+            inputs.push(Input {
+                name: InputPath::new(&merge.to_string_lossy()).as_str().to_owned(),
+                kind: InputKind::Profile,
+            });
+            opts.label.clone()
         }
-        None => {
-            let label = opts
-                .label
+        None => Some(
+            opts.label
                 .clone()
                 .filter(|l| !l.is_empty())
-                .unwrap_or_else(|| output_stem(&opts.output));
-            merger.finish(Some(&label))
-        }
+                .unwrap_or_else(|| output_stem(&opts.output)),
+        ),
     };
-    match opts.compress {
-        Some(level) => stream::write_compressed(&profile, &opts.output, level)?,
-        None => {
-            let file = schema::write::to_hdf5(&profile)
-                .map_err(|e| Failure::in_file(opts.output.display(), e))?;
-            write_atomically(&opts.output, |out| {
-                file.finish(out).map(|_| ()).map_err(|e| {
-                    Failure::in_file(opts.output.display(), format!("cannot write: {e}"))
-                })
-            })?;
-        }
-    }
-
-    if !opts.quiet {
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
-        let _ = summary::print(&profile, &mut out)
-            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
-    }
-    Ok(())
-}
-
-/// Traces only: the streaming conversion, in bounded memory on all cores.
-fn run_streaming(opts: &Opts, paths: &[InputPath]) -> Result<(), Failure> {
-    let label = opts
-        .label
-        .clone()
-        .filter(|l| !l.is_empty())
-        .unwrap_or_else(|| output_stem(&opts.output));
-    let files: Vec<std::path::PathBuf> = paths.iter().map(|p| p.as_path().to_owned()).collect();
-    let names: Vec<String> = paths.iter().map(|p| p.as_str().to_owned()).collect();
+    let options = Options {
+        label,
+        compress: opts.compress,
+        shard: opts.shard,
+        merge: opts.merge.is_some(),
+    };
     let progress = progress::Progress::new(!opts.quiet);
     // Both passes read every input's timestamps once.
-    let input_bytes: u64 = files
+    let input_bytes: u64 = inputs
         .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
+        .filter_map(|i| std::fs::metadata(&i.name).ok())
         .map(|m| m.len())
         .sum();
     progress.set_total(input_bytes.saturating_mul(2));
-    let converted = progress.around(|| {
-        stream::convert(
-            &files,
-            &names,
-            &label,
-            &opts.output,
-            opts.compress,
-            &progress,
-        )
-    })?;
+    let converted =
+        progress.around(|| stream::convert(&inputs, &options, &opts.output, &progress))?;
     if !opts.quiet {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        // A closed pipe (`sp convert … | head`) is not a failure of the conversion.
-        let _ = summary::print_rows(
-            &converted.region_names,
-            converted.totals.into_iter(),
-            &mut out,
-        )
-        .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()));
+        // A closed pipe (`sp convert … | head`) ends quietly, by the one rule in `cli::run`.
+        summary::print(&converted, &mut out)
+            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()))
+            .and_then(|()| out.flush())
+            .map_err(Failure::Stdout)?;
     }
     Ok(())
-}
-
-/// Reads one input and adds its rank(s) to the merge.
-fn add_input(merger: &mut Merger, path: &InputPath) -> Result<(), Failure> {
-    if path.is_hdf5() {
-        let stored = read_stored(path)?;
-        let metadata = stored.metadata.clone();
-        for (rank, regions) in stored.into_ranks() {
-            merger
-                .add_rank(path.as_str(), i64::from(rank), regions, Some(&metadata))
-                .map_err(Failure::schema)?;
-        }
-        return Ok(());
-    }
-    let bytes = std::fs::read(path.as_path())
-        .map_err(|e| Failure::in_file(path, format!("cannot read: {e}")))?;
-    let view = trace::parse(&bytes).map_err(|error| Failure::Trace {
-        path: path.as_path().to_owned(),
-        error,
-    })?;
-    let regions = view.regions.iter().map(RegionCalls::from).collect();
-    merger
-        .add_rank(path.as_str(), i64::from(view.rank), regions, None)
-        .map_err(Failure::schema)
-}
-
-/// Reads a stored profile (a per-rank `.h5` from the C API or a merged profile).
-fn read_stored(path: &InputPath) -> Result<schema::ProfileInput, Failure> {
-    let source = LocalFile::open(path.as_path())
-        .map_err(|e| Failure::io(path.as_path(), "cannot open", e))?;
-    let file =
-        hdf5lite::reader::File::open(source).map_err(|e| Failure::hdf5(path.as_path(), e))?;
-    schema::read_profile(&file).map_err(|error| Failure::Schema {
-        path: Some(path.as_path().to_owned()),
-        error,
-    })
 }
 
 /// `Path(output).stem` in Python's sense: the file name without its last suffix.

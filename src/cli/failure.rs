@@ -8,7 +8,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use sp::analysis::SelectionError;
-use sp::{analysis, hdf5lite, schema, trace};
+#[cfg(test)]
+use sp::schema;
+use sp::{analysis, convert, hdf5lite};
 
 /// A failed command.
 #[derive(Debug)]
@@ -28,15 +30,11 @@ pub enum Failure {
         path: PathBuf,
         error: hdf5lite::Error,
     },
-    /// A trace is malformed.
-    Trace {
-        path: PathBuf,
-        error: trace::TraceError,
-    },
-    /// A profile breaks the schema or the import rules (some concern no single file).
-    Schema {
-        path: Option<PathBuf>,
-        error: schema::Error,
+    /// The conversion failed; its error names the input it concerns, and `output` is named
+    /// when the output is at fault.
+    Convert {
+        output: PathBuf,
+        error: convert::Error,
     },
     /// The analysis of a profile failed.
     Analysis {
@@ -86,10 +84,12 @@ impl Failure {
         }
     }
 
-    /// The import rules refused the inputs (no single file to blame, or the error names
-    /// the files).
-    pub fn schema(error: schema::Error) -> Self {
-        Failure::Schema { path: None, error }
+    /// The conversion to `output` failed.
+    pub fn convert(output: &Path, error: convert::Error) -> Self {
+        Failure::Convert {
+            output: output.to_owned(),
+            error,
+        }
     }
 
     /// The analysis of `path` failed.
@@ -105,9 +105,10 @@ impl Failure {
         match self {
             Failure::Io { path, .. }
             | Failure::Hdf5 { path, .. }
-            | Failure::Trace { path, .. }
             | Failure::Analysis { path, .. } => Some(path.display().to_string()),
-            Failure::Schema { path, .. } => path.as_ref().map(|p| p.display().to_string()),
+            Failure::Convert { output, error } => {
+                error.is_output().then(|| output.display().to_string())
+            }
             Failure::Other { path, .. } => path.clone(),
             Failure::Usage(_) | Failure::Stdout(_) => None,
         }
@@ -133,8 +134,7 @@ impl Failure {
             Failure::Usage(e) => e.to_string(),
             Failure::Io { action, error, .. } => format!("{action}: {error}"),
             Failure::Hdf5 { error, .. } => format!("not a readable HDF5 file: {error}"),
-            Failure::Trace { error, .. } => error.to_string(),
-            Failure::Schema { error, .. } => error.to_string(),
+            Failure::Convert { error, .. } => error.to_string(),
             Failure::Analysis { error, .. } => error.to_string(),
             Failure::Stdout(error) => format!("cannot write output: {error}"),
             Failure::Other { message, .. } => message.clone(),
@@ -159,8 +159,7 @@ impl std::error::Error for Failure {
             Failure::Usage(e) => Some(e),
             Failure::Io { error, .. } | Failure::Stdout(error) => Some(error),
             Failure::Hdf5 { error, .. } => Some(error),
-            Failure::Trace { error, .. } => Some(error),
-            Failure::Schema { error, .. } => Some(error),
+            Failure::Convert { error, .. } => Some(error),
             Failure::Analysis { error, .. } => Some(error),
             Failure::Other { .. } => None,
         }
@@ -193,11 +192,14 @@ mod tests {
         assert!(missing.to_string().starts_with("x.h5: cannot open: "));
         assert_eq!(missing.exit_code(), 1);
         assert_eq!(missing.path().as_deref(), Some("x.h5"));
-        let clash = Failure::Schema {
-            path: None,
-            error: schema::Error::RegionClash("solve".into()),
-        };
+        let output = Path::new("out.h5");
+        let clash = Failure::convert(
+            output,
+            convert::Error::Merge(schema::Error::RegionClash("solve".into())),
+        );
         assert!(clash.to_string().starts_with("region \"solve\" appears"));
+        let full = Failure::convert(output, convert::Error::Write(io::Error::other("full")));
+        assert_eq!(full.to_string(), "out.h5: cannot write: full");
         assert!(Failure::Stdout(io::Error::from(io::ErrorKind::BrokenPipe)).is_closed_stdout());
         assert!(!Failure::new("x").is_closed_stdout());
         assert_eq!(Failure::in_file("a", "b\nc").to_string(), "a: b c");

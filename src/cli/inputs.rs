@@ -51,11 +51,6 @@ impl InputPath {
         Path::new(&self.text)
     }
 
-    /// Whether the input is read as an HDF5 profile: its suffix is exactly `.h5`.
-    pub fn is_hdf5(&self) -> bool {
-        self.as_path().extension().is_some_and(|e| e == "h5")
-    }
-
     /// `PurePosixPath` parts: the root (if any) then each component.
     fn parts(&self) -> Vec<&str> {
         let root_len = self.text.len() - self.text.trim_start_matches('/').len();
@@ -189,12 +184,5 @@ mod tests {
         assert!(!matches_scan("p_rank.h5"));
         assert!(!matches_scan("p_rank0.H5"));
         assert!(!matches_scan("notes.txt"));
-    }
-
-    #[test]
-    fn hdf5_routing_is_by_exact_suffix() {
-        assert!(InputPath::new("d/run_rank00002.h5").is_hdf5());
-        assert!(!InputPath::new("x.h5.spt").is_hdf5());
-        assert!(!InputPath::new("x.hdf5").is_hdf5());
     }
 }

@@ -143,16 +143,6 @@ impl Drop for AtomicOutput {
     }
 }
 
-/// Writes `bytes` produced by `emit` to `destination` atomically.
-pub fn write_atomically(
-    destination: &Path,
-    emit: impl FnOnce(&mut BufWriter<File>) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    let mut out = AtomicOutput::create(destination)?;
-    emit(out.writer())?;
-    out.commit()
-}
-
 /// The temporary files alive in this process, for the signal watcher to remove.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -276,10 +266,9 @@ mod tests {
         let dir = scratch("commit");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
-        write_atomically(&dest, |w| {
-            w.write_all(b"new").map_err(|e| Failure::new(e.to_string()))
-        })
-        .unwrap();
+        let mut out = AtomicOutput::create(&dest).unwrap();
+        out.writer().write_all(b"new").unwrap();
+        out.commit().unwrap();
         assert_eq!(fs::read(&dest).unwrap(), b"new");
         assert_eq!(entries(&dir), ["out.h5"]);
         assert!(!registry().iter().any(|t| t.starts_with(&dir)));
@@ -291,12 +280,9 @@ mod tests {
         let dir = scratch("fail");
         let dest = dir.join("out.h5");
         fs::write(&dest, b"old").unwrap();
-        let err = write_atomically(&dest, |w| {
-            w.write_all(b"partial").unwrap();
-            Err(Failure::new("boom"))
-        })
-        .unwrap_err();
-        assert_eq!(err.to_string(), "boom");
+        let mut out = AtomicOutput::create(&dest).unwrap();
+        out.writer().write_all(b"partial").unwrap();
+        drop(out);
         assert_eq!(fs::read(&dest).unwrap(), b"old");
         assert_eq!(entries(&dir), ["out.h5"]);
         fs::remove_dir_all(dir).unwrap();

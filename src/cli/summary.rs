@@ -3,8 +3,7 @@
 
 use std::io::{self, Write};
 
-use sp::schema::stats::exact_total;
-use sp::schema::MergedProfile;
+use sp::convert::{Converted, RowTotal};
 
 /// Per-region totals of a profile, in region-id order.
 struct RegionTotals {
@@ -14,25 +13,10 @@ struct RegionTotals {
     total_ns: i128,
 }
 
-fn totals(profile: &MergedProfile) -> Vec<RegionTotals> {
-    region_totals(
-        &profile.region_names,
-        profile.rows.iter().map(|row| RowTotal {
-            region_id: row.region_id,
-            calls: row.call_count() as u64,
-            total_ns: exact_total(&row.starts, &row.ends),
-        }),
-    )
-}
-
-/// One row's contribution to the table: its calls and their exact total duration.
-pub struct RowTotal {
-    pub region_id: u32,
-    pub calls: u64,
-    pub total_ns: i128,
-}
-
-fn region_totals(names: &[String], rows: impl Iterator<Item = RowTotal>) -> Vec<RegionTotals> {
+fn region_totals<'r>(
+    names: &[String],
+    rows: impl Iterator<Item = &'r RowTotal>,
+) -> Vec<RegionTotals> {
     let mut out: Vec<RegionTotals> = names
         .iter()
         .map(|name| RegionTotals {
@@ -72,18 +56,12 @@ pub fn human_duration(ns: f64) -> String {
     }
 }
 
-/// Prints the summary table to `out`.
-pub fn print(profile: &MergedProfile, out: &mut dyn Write) -> io::Result<()> {
-    print_totals(totals(profile), out)
-}
-
-/// Prints the summary table of rows given without their calls (a streamed conversion).
-pub fn print_rows(
-    names: &[String],
-    rows: impl Iterator<Item = RowTotal>,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    print_totals(region_totals(names, rows), out)
+/// Prints the summary table of a conversion to `out`.
+pub fn print(converted: &Converted, out: &mut dyn Write) -> io::Result<()> {
+    print_totals(
+        region_totals(&converted.region_names, converted.rows.iter()),
+        out,
+    )
 }
 
 fn print_totals(rows: Vec<RegionTotals>, out: &mut dyn Write) -> io::Result<()> {
@@ -119,7 +97,6 @@ fn print_totals(rows: Vec<RegionTotals>, out: &mut dyn Write) -> io::Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sp::schema::{Merger, RegionCalls};
 
     #[test]
     fn durations_pick_a_readable_unit() {
@@ -131,27 +108,18 @@ mod tests {
 
     #[test]
     fn table_lists_regions_in_id_order() {
-        let mut m = Merger::new();
-        let region = |name: &str, starts: Vec<i64>, ends: Vec<i64>| RegionCalls {
-            name: name.into(),
-            starts,
-            ends,
-            ..RegionCalls::default()
+        // Rank 0: idle (no calls), solve (10..15, 20..33); rank 1: solve (40..55).
+        let row = |region_id, calls, total_ns| RowTotal {
+            region_id,
+            calls,
+            total_ns,
         };
-        m.add_rank(
-            "a",
-            0,
-            vec![
-                region("solve", vec![10, 20], vec![15, 33]),
-                region("idle", vec![], vec![]),
-            ],
-            None,
-        )
-        .unwrap();
-        m.add_rank("b", 1, vec![region("solve", vec![40], vec![55])], None)
-            .unwrap();
+        let converted = Converted {
+            region_names: vec!["idle".into(), "solve".into()],
+            rows: vec![row(0, 0, 0), row(1, 2, 18), row(1, 1, 15)],
+        };
         let mut out = Vec::new();
-        print(&m.finish(None), &mut out).unwrap();
+        print(&converted, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(

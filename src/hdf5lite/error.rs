@@ -6,6 +6,7 @@ use std::fmt;
 
 /// What went wrong, by what a user can do about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The bytes do not follow the HDF5 format (or are truncated).
     Format,

@@ -66,10 +66,8 @@ impl fmt::Display for Error {
                  double-count it. Give the regions distinct names (a 'fortran:' prefix, say) \
                  before merging."
             ),
-            Error::NotAProfile(m)
-            | Error::Schema(m)
-            | Error::Corrupt(m)
-            | Error::Unsupported(m) => f.write_str(m),
+            Error::Corrupt(m) => write!(f, "damaged profile: {m}"),
+            Error::NotAProfile(m) | Error::Schema(m) | Error::Unsupported(m) => f.write_str(m),
             Error::Hdf5(e) => e.fmt(f),
         }
     }

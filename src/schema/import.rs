@@ -3,8 +3,6 @@
 //! and arranged as the merge rules consume it — regions stably sorted by earliest start, the
 //! calls of each rank, and the LIKWID results of `--merge` (SCHEMA.md §5.3, §5.5, §5.7).
 
-use std::collections::BTreeMap;
-
 use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 
@@ -12,7 +10,7 @@ use super::error::Error;
 use super::likwid::{self, LikwidByRank};
 use super::metadata::{check_carry_over, Metadata};
 use super::names;
-use super::native::{sort_regions, RegionCalls, RegionRanks};
+use super::native::{into_ranks, sort_regions, RegionCalls, RegionRanks};
 use super::profile::{Depth, Profile, RankCalls};
 use super::read::{self, not_a_profile, rank_groups};
 
@@ -36,13 +34,7 @@ impl ProfileInput {
     /// The file's ranks ascending, each with its regions in the file's region order, as
     /// `import-native` iterates an `.h5` input.
     pub fn into_ranks(self) -> Vec<(u32, Vec<RegionCalls>)> {
-        let mut out: BTreeMap<u32, Vec<RegionCalls>> = BTreeMap::new();
-        for region in self.regions {
-            for (rank, calls) in region.ranks {
-                out.entry(rank).or_default().push(calls);
-            }
-        }
-        out.into_iter().collect()
+        into_ranks(self.regions)
     }
 
     /// The import's view of a profile read whole: its LIKWID results are given apart.
@@ -86,7 +78,17 @@ fn region_calls(name: &str, row: RankCalls) -> RegionCalls {
 /// the writer cannot store again, and an HDF5 file without a single profile object (the
 /// reference would import it as an empty profile), are errors.
 pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<ProfileInput, Error> {
-    let profile = read::read(file, Depth::Events)?;
+    let (profile, likwid) = read_input(file, Depth::Events)?;
+    Ok(ProfileInput::from_profile(profile, likwid))
+}
+
+/// The profile in `file` read to `depth` with the checks of [`read_profile`], and its
+/// LIKWID results: [`Depth::Spans`] for an import that streams the calls.
+pub fn read_input<R: ReadAt>(
+    file: &File<R>,
+    depth: Depth,
+) -> Result<(Profile, LikwidByRank), Error> {
+    let profile = read::read(file, depth)?;
     check_carry_over(&profile.metadata)?;
     let links = file.root()?.links()?;
     let groups = rank_groups(&links);
@@ -99,7 +101,7 @@ pub fn read_profile<R: ReadAt>(file: &File<R>) -> Result<ProfileInput, Error> {
         ));
     }
     let likwid = likwid::read(file, &groups)?;
-    Ok(ProfileInput::from_profile(profile, likwid))
+    Ok((profile, likwid))
 }
 
 #[cfg(test)]

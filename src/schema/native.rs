@@ -118,6 +118,18 @@ impl<R: RegionRecord> RegionRanks<R> {
     }
 }
 
+/// The ranks of `regions` ascending, each with its regions in the order given: how
+/// `import-native` iterates a multi-rank input.
+pub fn into_ranks<R>(regions: Vec<RegionRanks<R>>) -> Vec<(u32, Vec<R>)> {
+    let mut out: BTreeMap<u32, Vec<R>> = BTreeMap::new();
+    for region in regions {
+        for (rank, calls) in region.ranks {
+            out.entry(rank).or_default().push(calls);
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// Stably sorts regions by their earliest start, as `ProfilingResults.get_regions` does.
 pub fn sort_regions<R: RegionRecord>(regions: &mut [RegionRanks<R>]) {
     regions.sort_by(|a, b| a.key().total_cmp(&b.key()));
@@ -227,6 +239,32 @@ impl<R: RegionRecord> Merger<R> {
         self.claimed.len()
     }
 
+    /// Region names in the order they were first seen: the order the region sort is
+    /// stable over.
+    pub fn region_order(&self) -> impl Iterator<Item = &str> {
+        self.regions.iter().map(|r| r.name.as_str())
+    }
+
+    /// Takes `names` as seen before anything added after: each name not seen yet joins the
+    /// order of first sight (without rows until a rank brings some). How the parts of a
+    /// sharded run restore the order the whole run would have seen.
+    pub fn register_regions<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        for name in names {
+            if !self.index.contains_key(name) {
+                self.index.insert(name.to_owned(), self.regions.len());
+                self.regions.push(RegionRanks {
+                    name: name.to_owned(),
+                    ranks: BTreeMap::new(),
+                });
+            }
+        }
+    }
+
+    /// The rank whose input's metadata the result inherits, if any.
+    pub fn inherited_rank(&self) -> Option<u32> {
+        self.inherited.as_ref().map(|(rank, _)| *rank)
+    }
+
     /// The metadata import-native records: the inherited attributes, then `source`,
     /// `trace_format_version`, `start_time_ns` (when there are calls) and `label` (if given).
     fn native_metadata(&mut self, label: Option<&str>) -> Metadata {
@@ -270,19 +308,38 @@ impl Merger<RegionCalls> {
     /// §5.7). Ranks line up by number; region names must not occur in both. The profile's
     /// metadata wins; `label` is set only when given.
     pub fn merge_into(
-        mut self,
+        self,
         profile: ProfileInput,
         label: Option<&str>,
     ) -> Result<MergedProfile, Error> {
-        if let Some(clash) = self
-            .regions
-            .iter()
-            .find(|r| profile.region_names.contains(&r.name))
-        {
+        let likwid = profile.likwid;
+        let merged = self.merge_rows(
+            &profile.region_names,
+            profile.regions,
+            profile.metadata,
+            label,
+        )?;
+        Ok(MergedProfile {
+            likwid,
+            ..into_profile(merged)
+        })
+    }
+}
+
+impl<R: RegionRecord> Merger<R> {
+    /// [`merge_into`](Merger::merge_into) for any record: the rows of a stored profile
+    /// (every name of its region table, its regions in its own order, its metadata) merged
+    /// with these native ranks.
+    pub fn merge_rows(
+        mut self,
+        names: &[String],
+        regions: Vec<RegionRanks<R>>,
+        mut metadata: Metadata,
+        label: Option<&str>,
+    ) -> Result<Merged<R>, Error> {
+        if let Some(clash) = self.regions.iter().find(|r| names.contains(&r.name)) {
             return Err(Error::RegionClash(clash.name.clone()));
         }
-        let likwid = profile.likwid;
-        let mut metadata = profile.metadata;
         for (key, value) in self.native_metadata(None) {
             metadata.entry(key).or_insert(value);
         }
@@ -291,13 +348,10 @@ impl Merger<RegionCalls> {
         }
         let mut natives = self.regions;
         sort_regions(&mut natives);
-        let mut regions = profile.regions;
-        regions.extend(natives);
-        sort_regions(&mut regions);
-        Ok(MergedProfile {
-            likwid,
-            ..into_profile(emit(regions, metadata))
-        })
+        let mut all = regions;
+        all.extend(natives);
+        sort_regions(&mut all);
+        Ok(emit(all, metadata))
     }
 }
 

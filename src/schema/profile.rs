@@ -41,6 +41,10 @@ pub enum Depth {
     Index,
     /// Everything, every row's calls included (`read_h5`).
     Events,
+    /// What an import streams from: every row with its [`Span`] (no stored statistics),
+    /// the event columns checked as [`Depth::Events`] checks them but not read. Schema 1
+    /// files are read whole.
+    Spans,
 }
 
 /// Where a row's calls lie in the shared `/events` columns.

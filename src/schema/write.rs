@@ -74,12 +74,7 @@ pub fn to_hdf5(profile: &MergedProfile) -> Result<FileWriter, Error> {
     let mut deltas = Vec::with_capacity(events * 8);
     let mut durations = Vec::with_capacity(events * 8);
     for row in &profile.rows {
-        let mut previous = 0i64;
-        for (&start, &end) in row.starts.iter().zip(&row.ends) {
-            deltas.extend_from_slice(&start.wrapping_sub(previous).to_le_bytes());
-            durations.extend_from_slice(&end.wrapping_sub(start).to_le_bytes());
-            previous = start;
-        }
+        encode_events(0, &row.starts, &row.ends, &mut deltas, &mut durations);
     }
     let (mut w, _) = build(
         &profile.metadata,
@@ -89,6 +84,24 @@ pub fn to_hdf5(profile: &MergedProfile) -> Result<FileWriter, Error> {
     )?;
     likwid::write(&mut w, &profile.likwid)?;
     Ok(w)
+}
+
+/// Appends the schema-3 event columns of the calls `(starts[i], ends[i])` (SCHEMA.md
+/// §2.7), little-endian: each start as the difference from the one before it (`previous`
+/// for the first: 0 at the first call of a row, whose delta is then its absolute start),
+/// and each duration `end - start`, both wrapping.
+pub fn encode_events(
+    mut previous: i64,
+    starts: &[i64],
+    ends: &[i64],
+    deltas: &mut Vec<u8>,
+    durations: &mut Vec<u8>,
+) {
+    for (&start, &end) in starts.iter().zip(ends) {
+        deltas.extend_from_slice(&start.wrapping_sub(previous).to_le_bytes());
+        durations.extend_from_slice(&end.wrapping_sub(start).to_le_bytes());
+        previous = start;
+    }
 }
 
 /// Events per chunk of compressed event columns: 64 KiB chunks, which compress about 7%

@@ -35,6 +35,7 @@ impl TraceIndex {
 
 /// Why a trace could not be indexed: its content, or the read itself.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum IndexError {
     Trace(TraceError),
     Io(io::Error),

@@ -252,6 +252,7 @@ pub(crate) fn decode_record<R: ReadAt + ?Sized>(
 
 /// Why a record cannot be encoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// A name or source path longer than `i32::MAX` bytes.
     StringTooLong { field: Field, len: usize },

@@ -52,6 +52,18 @@ fn find_python() -> Result<PathBuf, String> {
     }
 }
 
+/// Runs the reference's Python with `args` (a script with `-c`, a module with `-m`) in
+/// `dir`, panicking with its stderr unless it exits 0.
+pub fn run_python<I, S>(dir: &Path, args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut cmd = Command::new(python());
+    cmd.current_dir(dir).args(args);
+    run_ok(&mut cmd)
+}
+
 /// A fresh, empty scratch directory for one test.
 pub fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sp-test-{}-{name}", std::process::id()));

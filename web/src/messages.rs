@@ -33,6 +33,7 @@ pub fn hdf5(name: &str, e: &hdf5lite::Error) -> String {
         }
         ErrorKind::Io => format!("{name} could not be read: {detail}."),
         ErrorKind::Usage => format!("{name} is not a profile this page can read: {detail}."),
+        _ => format!("{name} could not be read: {detail}."),
     }
 }
 

@@ -171,10 +171,13 @@ pub(super) fn read<R: ReadAt>(
 ) -> Result<Vec<(usize, RankCalls)>, Error> {
     let columns = IndexColumns::read(file, ranks, depth == Depth::Index)?;
     let rows = columns.region_ids.len();
-    let events = if depth == Depth::Events {
-        Some(Events::read(file, &columns, rows)?)
-    } else {
-        None
+    let events = match depth {
+        Depth::Events => Some(Events::read(file, &columns, rows)?),
+        Depth::Spans => {
+            Events::check(file, &columns, rows)?;
+            None
+        }
+        _ => None,
     };
     let mut out = Vec::with_capacity(rows);
     for i in 0..rows {
@@ -207,34 +210,58 @@ struct Events {
     tasks: Option<Vec<i64>>,
 }
 
+/// The optional per-event columns, checked to have the time columns' length.
+const OPTIONAL_COLUMNS: [names::Dataset; 3] = [
+    names::events::GPU_DURATIONS,
+    names::events::THREAD_IDS,
+    names::events::TASK_IDS,
+];
+
 impl Events {
-    fn read<R: ReadAt>(file: &File<R>, index: &IndexColumns, rows: usize) -> Result<Self, Error> {
+    /// The checks of [`read`](Self::read) on the columns' lengths, without reading them:
+    /// the rows lie within the time columns, and the optional columns match their length.
+    fn check<R: ReadAt>(file: &File<R>, index: &IndexColumns, rows: usize) -> Result<(), Error> {
         file.group(names::EVENTS.path)?;
+        let (_, a, b) = time_columns(file)?;
+        let first = file.dataset(a.path)?.len()?;
+        let len = first.min(file.dataset(b.path)?.len()?);
+        check_event_index(
+            &index.offsets[..rows],
+            &index.counts[..rows],
+            i128::from(len),
+        )?;
+        for column in OPTIONAL_COLUMNS {
+            if has_link(file, column)? {
+                let n = file.dataset(column.path)?.len()?;
+                if n != first {
+                    return Err(optional_length(column, n, first));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read<R: ReadAt>(file: &File<R>, index: &IndexColumns, rows: usize) -> Result<Self, Error> {
+        Self::check(file, index, rows)?;
         let (delta, a, b) = time_columns(file)?;
         let first = int_column(file, a)?;
         let second = int_column(file, b)?;
-        let len = first.len().min(second.len());
-        check_event_index(&index.offsets[..rows], &index.counts[..rows], len as i128)?;
         let optional = |column: names::Dataset| -> Result<Option<Vec<i64>>, Error> {
             if !has_link(file, column)? {
                 return Ok(None);
             }
             let v = int_column(file, column)?;
             if v.len() != first.len() {
-                return Err(Error::Corrupt(format!(
-                    "{} has {} rows, the event columns {}",
-                    column.path,
-                    v.len(),
-                    first.len()
-                )));
+                return Err(optional_length(column, v.len() as u64, first.len() as u64));
             }
             Ok(Some(v))
         };
+        let [gpu, threads, tasks] = OPTIONAL_COLUMNS;
         Ok(Events {
             delta,
-            gpu: optional(names::events::GPU_DURATIONS)?,
-            threads: optional(names::events::THREAD_IDS)?,
-            tasks: optional(names::events::TASK_IDS)?,
+            gpu: optional(gpu)?,
+            threads: optional(threads)?,
+            tasks: optional(tasks)?,
             first,
             second,
         })
@@ -259,6 +286,13 @@ impl Events {
             )
         });
     }
+}
+
+fn optional_length(column: names::Dataset, len: u64, events: u64) -> Error {
+    Error::Corrupt(format!(
+        "{} has {len} rows, the event columns {events}",
+        column.path
+    ))
 }
 
 /// Rows must lie within the event columns and not overlap (SCHEMA.md §4 step 6).

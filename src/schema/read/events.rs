@@ -69,23 +69,32 @@ pub(crate) fn lanes(threads: &[i64], tasks: Option<&[i64]>) -> Vec<i64> {
 /// Starts and ends of one row from its two stored columns: start deltas and durations
 /// (the running sum restarts at every row), or absolute starts and ends.
 pub(crate) fn decode_row(delta: bool, first: &[i64], second: &[i64]) -> (Vec<i64>, Vec<i64>) {
-    if !delta {
-        return (first.to_vec(), second.to_vec());
-    }
-    let mut acc = 0i64;
-    let starts: Vec<i64> = first
-        .iter()
-        .map(|d| {
-            acc = acc.wrapping_add(*d);
-            acc
-        })
-        .collect();
-    let ends = starts
-        .iter()
-        .zip(second)
-        .map(|(s, d)| s.wrapping_add(*d))
-        .collect();
+    let (mut starts, mut ends) = (first.to_vec(), second.to_vec());
+    decode_in_place(delta, 0, &mut starts, &mut ends);
     (starts, ends)
+}
+
+/// The starts of one row from its first stored column (see [`decode_row`]).
+pub(crate) fn decode_starts(delta: bool, first: &[i64]) -> Vec<i64> {
+    let mut starts = first.to_vec();
+    decode_in_place(delta, 0, &mut starts, &mut []);
+    starts
+}
+
+/// [`decode_row`] in place, for calls that follow a call started at `base` (0 at a row's
+/// first call): `first` becomes the starts and `second` (when not empty) the ends.
+pub(crate) fn decode_in_place(delta: bool, base: i64, first: &mut [i64], second: &mut [i64]) {
+    if !delta {
+        return;
+    }
+    let mut acc = base;
+    for start in first.iter_mut() {
+        acc = acc.wrapping_add(*start);
+        *start = acc;
+    }
+    for (end, start) in second.iter_mut().zip(first.iter()) {
+        *end = start.wrapping_add(*end);
+    }
 }
 
 /// The names of the two time columns: start deltas and durations when `start_deltas`
@@ -313,7 +322,18 @@ impl<R: ReadAt> EventReader<'_, R> {
 }
 
 /// Elements `span` of an integer dataset as `i64`.
-fn ints<R: ReadAt>(d: &Dataset<'_, R>, span: Span) -> Result<Vec<i64>, Error> {
+pub(crate) fn ints<R: ReadAt>(d: &Dataset<'_, R>, span: Span) -> Result<Vec<i64>, Error> {
+    let mut out = Vec::new();
+    ints_into(d, span, &mut out)?;
+    Ok(out)
+}
+
+/// [`ints`] appended to `out`, so a caller reading many spans reuses one buffer.
+pub(crate) fn ints_into<R: ReadAt>(
+    d: &Dataset<'_, R>,
+    span: Span,
+    out: &mut Vec<i64>,
+) -> Result<(), Error> {
     let Datatype::Integer {
         size,
         signed,
@@ -333,24 +353,22 @@ fn ints<R: ReadAt>(d: &Dataset<'_, R>, span: Span) -> Result<Vec<i64>, Error> {
             w.copy_from_slice(b);
             w
         };
-        return Ok(match order {
-            ByteOrder::Little => raw
-                .chunks_exact(8)
-                .map(|b| i64::from_le_bytes(word(b)))
-                .collect(),
-            ByteOrder::Big => raw
-                .chunks_exact(8)
-                .map(|b| i64::from_be_bytes(word(b)))
-                .collect(),
-        });
+        match order {
+            ByteOrder::Little => {
+                out.extend(raw.chunks_exact(8).map(|b| i64::from_le_bytes(word(b))))
+            }
+            ByteOrder::Big => out.extend(raw.chunks_exact(8).map(|b| i64::from_be_bytes(word(b)))),
+        }
+        return Ok(());
     }
-    raw.chunks_exact(size as usize)
-        .map(|b| {
-            let v = value::int(b, size, signed, order, 0)?;
+    for b in raw.chunks_exact(size as usize) {
+        let v = value::int(b, size, signed, order, 0)?;
+        out.push(
             i64::try_from(v)
-                .map_err(|_| Error::Corrupt(format!("{}: value {v} does not fit", d.path())))
-        })
-        .collect()
+                .map_err(|_| Error::Corrupt(format!("{}: value {v} does not fit", d.path())))?,
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -216,6 +216,36 @@ fn damaged_event_index_and_region_ids_are_corrupt() {
     assert!(matches!(read_profile(&file), Err(Error::Corrupt(m)) if m.contains("region id 9")));
 }
 
+/// What an import streams from is checked as what it reads whole: the event index against
+/// the event columns' lengths, without reading them.
+#[test]
+fn spans_check_the_event_index_as_events_do() {
+    let file = open(|w| schema2(w, 2, &[0, 1], &[0, 2], &[2, 1]));
+    let spans = read(&file, Depth::Spans).unwrap();
+    let late = spans.region("late").unwrap().rank(4).unwrap();
+    assert_eq!(
+        late.span,
+        Some(Span {
+            offset: 0,
+            count: 2
+        })
+    );
+    assert!(late.starts.is_empty() && late.statistics.is_none());
+    for (offsets, counts, wanted) in [
+        ([0, 1], [2, 1], "overlapping"),
+        ([0, 2], [2, 2], "claims 4"),
+    ] {
+        let file = open(|w| schema2(w, 2, &[0, 1], &offsets, &counts));
+        for depth in [Depth::Events, Depth::Spans] {
+            let err = read(&file, depth).unwrap_err();
+            assert!(
+                matches!(&err, Error::Corrupt(m) if m.contains(wanted)),
+                "{depth:?}: {err}"
+            );
+        }
+    }
+}
+
 #[test]
 fn schema1_rank_groups() {
     let file = open(|w| {

@@ -1,0 +1,399 @@
+//! Pass 2: the file's structure is written first ([`Plan::write_head`]), then each unit
+//! ([`Conversion::run_unit`], independent of the others) reads its calls again and writes
+//! their start deltas and durations: at their final offsets, or packed into compressed
+//! chunks that a [`ChunkAppender`] appends in unit order. Rows over one block get their
+//! `m2` from the pieces of numpy's pairwise tree, summed per unit and combined in order;
+//! the summary records are written last ([`Conversion::finish`]).
+
+use std::ops::Range;
+
+use crate::hdf5lite::writer::{DataPlace, Placement};
+use crate::io::WriteAt;
+use crate::schema::stats::{
+    exact_total, m2_from_sum, pairwise_sum, squared_deviation_sum, SummaryBuilder,
+};
+use crate::schema::write::encode_events;
+use crate::schema::{MergedRow, Summary};
+
+use super::calls::{Buffers, CallsAt, Worker};
+use super::error::Error;
+use super::pack::{ChunkAppender, PackedUnit, Packer};
+use super::plan::{Plan, Unit, Units};
+use super::scan::Record;
+use super::Sources;
+
+/// Most units in one pass-2 job (see [`Conversion::jobs`]).
+const JOB_UNITS: usize = 8;
+
+/// Where pass 2 puts the event columns.
+enum Columns {
+    /// Contiguous: each unit's bytes at their offsets.
+    Plain {
+        deltas_at: DataPlace,
+        durations_at: DataPlace,
+    },
+    /// Chunked and compressed, appended in unit order.
+    Packed(Packer),
+}
+
+/// A conversion whose file structure is written: pass 2's units remain, then
+/// [`finish`](Self::finish).
+pub struct Conversion {
+    names: Vec<String>,
+    region_names: Vec<String>,
+    rows: Vec<MergedRow<Record>>,
+    units: Units,
+    placement: Placement,
+    summaries_at: DataPlace,
+    columns: Columns,
+}
+
+/// What pass 2 learns of one unit: the m2 partial sums of pieces of large rows, and the
+/// summary and exact total of each whole (small) row.
+#[derive(Debug, Clone, Default)]
+pub struct UnitStats {
+    partials: Vec<(usize, f64)>,
+    rows: Vec<(usize, Summary, i128)>,
+}
+
+/// A unit done: its statistics, and with compression its packed chunks, which go to
+/// [`ChunkAppender::append`] in unit order.
+#[derive(Debug)]
+pub struct UnitDone {
+    pub stats: UnitStats,
+    pub packed: Option<PackedUnit>,
+}
+
+/// One row of the converted profile, for the summary a front end prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowTotal {
+    pub region_id: u32,
+    pub calls: u64,
+    /// The exact total duration of the row's calls.
+    pub total_ns: i128,
+}
+
+/// The outcome of a conversion: region names by id and every row's totals, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Converted {
+    pub region_names: Vec<String>,
+    pub rows: Vec<RowTotal>,
+}
+
+impl Plan {
+    /// Writes the file's structure (everything but the bulk data) to `out`.
+    pub fn write_head<W: WriteAt + ?Sized>(self, out: &mut W) -> Result<Conversion, Error> {
+        let Plan {
+            names,
+            merged,
+            writer,
+            deferred,
+            compress,
+            units,
+        } = self;
+        let placement = writer.finish_at(out).map_err(Error::Encode)?;
+        let place = |id| {
+            placement
+                .data(id)
+                .ok_or(Error::Internal("no planned storage"))
+        };
+        let summaries_at = place(deferred.summary_statistics)?;
+        let columns = match (compress, placement.chunked(deferred.start_deltas)) {
+            (Some(level), Some(_)) => Columns::Packed(Packer::new(
+                &placement,
+                [deferred.start_deltas, deferred.durations],
+                level,
+            )?),
+            _ => Columns::Plain {
+                deltas_at: place(deferred.start_deltas)?,
+                durations_at: place(deferred.durations)?,
+            },
+        };
+        Ok(Conversion {
+            names,
+            region_names: merged.region_names,
+            rows: merged.rows,
+            units,
+            placement,
+            summaries_at,
+            columns,
+        })
+    }
+}
+
+impl Conversion {
+    /// Number of pass-2 units; run each once with [`run_unit`](Self::run_unit).
+    pub fn units(&self) -> usize {
+        self.units.units.len()
+    }
+
+    /// Bytes of timestamps unit `u` reads (for a progress count).
+    pub fn unit_work(&self, u: usize) -> u64 {
+        self.units.units.get(u).map_or(0, |unit| 16 * unit.calls())
+    }
+
+    /// With compression, the appender the packed units go through, in unit order.
+    pub fn appender(&self) -> Option<ChunkAppender> {
+        match &self.columns {
+            Columns::Packed(packer) => Some(ChunkAppender::new(packer, &self.placement)),
+            Columns::Plain { .. } => None,
+        }
+    }
+
+    /// Pass 2 for unit `u`: reads its calls, writes their deltas and durations to `out`
+    /// (uncompressed) or packs them.
+    pub fn run_unit<S: Sources, W: WriteAt + ?Sized>(
+        &self,
+        u: usize,
+        sources: &S,
+        worker: &mut Worker<S::Source>,
+        out: &mut W,
+    ) -> Result<UnitDone, Error> {
+        let mut result = None;
+        self.run_units(u..u + 1, sources, worker, out, |_, done, _| {
+            result = Some(done);
+            Ok(())
+        })?;
+        result.ok_or(Error::Internal("no such unit"))
+    }
+
+    /// Pass 2's jobs: ranges of consecutive units, each run by [`run_units`](Self::run_units).
+    /// Units that all read one profile are grouped (a few at a time), so its event columns
+    /// are opened, and their chunk indexes walked, once per group rather than per unit.
+    pub fn jobs(&self) -> Vec<Range<usize>> {
+        let only_input = |unit: &Unit| {
+            let mut inputs = unit.pieces.iter().map(|p| &self.rows[p.row].record);
+            let first = inputs.next()?;
+            let profile = matches!(first.at, CallsAt::Events { .. });
+            (profile && inputs.all(|r| r.input == first.input)).then_some(first.input)
+        };
+        let units = &self.units.units;
+        let mut jobs: Vec<Range<usize>> = Vec::new();
+        let mut last_input = None;
+        for (u, unit) in units.iter().enumerate() {
+            let input = only_input(unit);
+            match jobs.last_mut() {
+                Some(job) if input.is_some() && input == last_input && job.len() < JOB_UNITS => {
+                    job.end = u + 1;
+                }
+                _ => jobs.push(u..u + 1),
+            }
+            last_input = input;
+        }
+        jobs
+    }
+
+    /// Pass 2 for the units of `range` in order, as [`run_unit`](Self::run_unit) for each,
+    /// keeping an input open while consecutive calls come from it; `done` gets each unit's
+    /// outcome as it completes, with `out` (to append its packed chunks to, say).
+    pub fn run_units<S: Sources, W: WriteAt + ?Sized>(
+        &self,
+        range: Range<usize>,
+        sources: &S,
+        worker: &mut Worker<S::Source>,
+        out: &mut W,
+        mut done: impl FnMut(usize, UnitDone, &mut W) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let units = self
+            .units
+            .units
+            .get(range.clone())
+            .ok_or(Error::Internal("no such unit"))?;
+        worker.bufs.deltas.clear();
+        worker.bufs.durations.clear();
+        let mut stats = UnitStats::default();
+        // The next piece: unit `k` of the range, piece `p`.
+        let (mut k, mut p) = (0, 0);
+        'runs: while k < units.len() {
+            let Some(piece) = units[k].pieces.get(p) else {
+                // A unit without calls.
+                let u = range.start + k;
+                self.complete(u, &units[k], &mut worker.bufs, out, &mut stats, &mut done)?;
+                (k, p) = (k + 1, 0);
+                continue;
+            };
+            // One reader for the run of pieces from the same input.
+            let first = &self.rows[piece.row].record;
+            let name = &self.names[first.input];
+            let (reader, bufs) = worker.reader(sources, first, name)?;
+            loop {
+                while let Some(piece) = units[k].pieces.get(p) {
+                    let record = &self.rows[piece.row].record;
+                    if record.input != first.input || !reader.reads(record) {
+                        continue 'runs;
+                    }
+                    let before = record.start_before(piece.lo);
+                    reader.read(record, piece.lo, piece.hi, true, before, bufs, name)?;
+                    piece_stats(record, piece.m2_slot, piece.row, bufs, &mut stats);
+                    p += 1;
+                }
+                let u = range.start + k;
+                self.complete(u, &units[k], bufs, out, &mut stats, &mut done)?;
+                (k, p) = (k + 1, 0);
+                if k == units.len() || units[k].pieces.is_empty() {
+                    continue 'runs;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Completes unit `u`: writes its encoded columns (in `bufs`) at their offsets, or packs
+    /// them, empties them for the next unit, and hands the outcome and `stats` to `done`.
+    fn complete<W: WriteAt + ?Sized>(
+        &self,
+        u: usize,
+        unit: &Unit,
+        bufs: &mut Buffers,
+        out: &mut W,
+        stats: &mut UnitStats,
+        done: &mut impl FnMut(usize, UnitDone, &mut W) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let packed = match &self.columns {
+            Columns::Plain {
+                deltas_at,
+                durations_at,
+            } => {
+                let offset = unit.first_event * 8;
+                write_place(out, *deltas_at, offset, &bufs.deltas)?;
+                write_place(out, *durations_at, offset, &bufs.durations)?;
+                None
+            }
+            Columns::Packed(packer) => Some(packer.pack(
+                u,
+                unit.first_event,
+                [&bufs.deltas, &bufs.durations],
+                &mut bufs.pack,
+            )?),
+        };
+        bufs.deltas.clear();
+        bufs.durations.clear();
+        let stats = std::mem::take(stats);
+        done(u, UnitDone { stats, packed }, out)
+    }
+
+    /// Writes the summary records (and, with compression, the remaining chunks and the
+    /// chunk indexes through `appender`, which must have taken every unit).
+    pub fn finish<W: WriteAt + ?Sized>(
+        self,
+        stats: impl IntoIterator<Item = UnitStats>,
+        appender: Option<ChunkAppender>,
+        out: &mut W,
+    ) -> Result<Converted, Error> {
+        let mut sums = vec![0.0f64; self.units.slots];
+        // Rows without calls keep the all-zero summary.
+        let mut small = vec![(Summary::default(), 0i128); self.rows.len()];
+        for unit in stats {
+            for (slot, sum) in unit.partials {
+                if let Some(s) = sums.get_mut(slot) {
+                    *s = sum;
+                }
+            }
+            for (row, summary, total) in unit.rows {
+                if let Some(s) = small.get_mut(row) {
+                    *s = (summary, total);
+                }
+            }
+        }
+        match (&self.columns, appender) {
+            (Columns::Packed(packer), Some(appender)) => {
+                if appender.next_unit() != self.units() {
+                    return Err(Error::Internal("a packed unit was not appended"));
+                }
+                appender.finish(packer, &self.placement, out)?;
+            }
+            (Columns::Plain { .. }, None) => {}
+            _ => return Err(Error::Internal("the appender does not match the columns")),
+        }
+        // Summaries last: m2 of the large rows from their pieces.
+        let mut summaries = Vec::with_capacity(self.rows.len() * 88);
+        let mut totals = Vec::with_capacity(self.rows.len());
+        for ((row, plan), small) in self.rows.iter().zip(&self.units.m2_plans).zip(&small) {
+            let record = &row.record;
+            let (summary, total_ns) = match plan {
+                Some((plan, first)) => {
+                    let end = first + plan.ranges.len();
+                    let parts = sums.get(*first..end).unwrap_or_default();
+                    let m2 = m2_from_sum(plan.combine(parts), record.calls);
+                    (
+                        Summary {
+                            m2,
+                            ..record.summary
+                        },
+                        record.total_ns,
+                    )
+                }
+                None => *small,
+            };
+            summaries.extend_from_slice(&summary.encode());
+            totals.push(RowTotal {
+                region_id: row.region_id,
+                calls: record.calls,
+                total_ns,
+            });
+        }
+        write_place(out, self.summaries_at, 0, &summaries)?;
+        Ok(Converted {
+            region_names: self.region_names,
+            rows: totals,
+        })
+    }
+}
+
+/// Encodes the calls of one piece (read into `bufs`, after the start before them) and adds
+/// what pass 2 learns of them to `stats`.
+fn piece_stats(
+    record: &Record,
+    m2_slot: Option<usize>,
+    row: usize,
+    bufs: &mut Buffers,
+    stats: &mut UnitStats,
+) {
+    let (previous, starts) = match bufs.starts.split_first() {
+        Some((p, rest)) => (*p, rest),
+        None => (0, &[][..]),
+    };
+    let ends = &bufs.ends;
+    encode_events(
+        previous,
+        starts,
+        ends,
+        &mut bufs.deltas,
+        &mut bufs.durations,
+    );
+    if let Some(slot) = m2_slot {
+        let mean = record.summary.mean;
+        bufs.squares.clear();
+        bufs.squares.extend(starts.iter().zip(ends).map(|(s, e)| {
+            let x = e.wrapping_sub(*s) as f64 - mean;
+            x * x
+        }));
+        stats.partials.push((slot, pairwise_sum(&bufs.squares)));
+    } else {
+        let mut builder = SummaryBuilder::new();
+        builder.push(starts, ends);
+        let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
+        let m2 = squared_deviation_sum(record.calls, builder.mean(), durations);
+        let total_ns = exact_total(starts, ends);
+        stats.rows.push((row, builder.finish(m2), total_ns));
+    }
+}
+
+/// Writes `bytes` at byte `offset` inside the planned storage `place`.
+fn write_place<W: WriteAt + ?Sized>(
+    out: &mut W,
+    place: DataPlace,
+    offset: u64,
+    bytes: &[u8],
+) -> Result<(), Error> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let end = offset.checked_add(bytes.len() as u64);
+    match place.address {
+        Some(at) if end.is_some_and(|e| e <= place.size) => {
+            out.write_all_at(at + offset, bytes).map_err(Error::Write)
+        }
+        _ => Err(Error::Internal("a write outside the planned storage")),
+    }
+}
