@@ -263,10 +263,12 @@ test('bad files get one sentence naming them, never a blank page', async () => {
   fs.writeFileSync(text, 'these are notes, not a profile\n');
   const cut = path.join(tmp, 'cut.h5');
   fs.writeFileSync(cut, fs.readFileSync(path.join(ROOT, 'tests/golden/h5_python_rich/inputs/rich.h5')).subarray(0, 20000));
+  const renamed = path.join(tmp, 'trace.bin');
+  fs.copyFileSync(path.join(ROOT, 'tests/golden/c_trace/inputs/profile_rank00000.spt'), renamed);
   const cases = [
     [text, /^notes\.txt is not an HDF5 file: it has no HDF5 signature\.$/],
     [cut, /^cut\.h5 is truncated: .*passes the end of the file \(20000 bytes\).*\.$/],
-    [path.join(ROOT, 'tests/golden/c_trace/inputs/profile_rank00000.spt'), /^profile_rank00000\.spt is a scope-profiler native trace \(\.spt\), not a profile/],
+    [renamed, /^trace\.bin is a scope-profiler native trace, not a profile: give it a \.spt name and drop it/],
     [unsupportedFilterProfile(), /^unsupported_filter\.h5 uses an HDF5 feature this page cannot read: \/rank_region_index\/ranks: filter 32001 \(blosc\) is not supported\.$/],
   ];
   for (const [file, want] of cases) {

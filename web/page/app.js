@@ -49,13 +49,13 @@ SP.startWorker = () => {
 
 // One request to the library; resolves to the worker's reply ({ok, bin, ms, heap} or
 // {error}).
-SP.rpc = async (op, args, file) => {
+SP.rpc = async (op, args, file, files) => {
   const ready = await SP.ready;
   if (ready.error) return { error: ready.error };
   const id = SP.nextId++;
   return new Promise((resolve) => {
     SP.pending.set(id, resolve);
-    SP.worker.postMessage({ id, op, args, file });
+    SP.worker.postMessage({ id, op, args, file, files });
   });
 };
 
@@ -78,10 +78,12 @@ SP.openFiles = async (list, how) => {
   if (!files.length) return;
   SP.timing = { start: performance.now(), how };
   SP.hideError();
+  // Native traces are merged into a profile, with any per-rank profiles dropped with them.
+  if (files.some((f) => /\.spt$/.test(f.name))) { SP.merge.ask(files); return; }
   for (const file of files) await SP.openFile(file);
 };
 
-SP.openFile = async (file) => {
+SP.openFile = async (file, merged) => {
   SP.status('Opening ' + file.name + '…');
   const reply = await SP.rpc('open', {}, file);
   if (reply.error) {
@@ -96,7 +98,7 @@ SP.openFile = async (file) => {
     view: info.kind === 'profile' ? SP.firstView : 'raw',
     opts: { include: '', exclude: '', ranks: '', sort: 'start', mode: 'coverage' },
     useTree: info.tree === 'loaded', tree: info.tree,
-    data: {}, gen: 0, selection: {},
+    data: {}, gen: 0, selection: {}, merged: merged || null,
     starting: info.kind === 'profile',  // the first table is on its way: views wait for it
   };
   SP.state.take(fs);
@@ -196,8 +198,11 @@ SP.select = (fs) => {
   // Any HDF5 file has its raw tree; the other views need a profile.
   for (const b of SP.$('#views').querySelectorAll('button')) b.disabled = b.dataset.view !== 'raw' && !profile;
   const notice = SP.$('#notice');
-  notice.hidden = !fs.info.notice;
-  notice.textContent = fs.info.notice || '';
+  const note = fs.merged ? SP.merge.notice(fs) : fs.info.notice;
+  notice.hidden = !note;
+  notice.classList.toggle('info', !!fs.merged);
+  notice.textContent = note || '';
+  SP.$('#download-h5').hidden = !fs.merged;
   SP.showIo(fs);
   SP.show(fs.view);
 };
@@ -364,6 +369,10 @@ SP.bindInput = () => {
 };
 
 SP.onKey = (e) => {
+  if (!SP.$('#merge').hidden) {
+    if (e.key === 'Escape') { SP.merge.cancel(); e.preventDefault(); }
+    return;
+  }
   const typing = e.target.closest('input, select, textarea');
   if (e.key === 'Escape' && typing) { e.target.blur(); return; }
   if (!SP.$('#keymap').hidden) {
@@ -404,6 +413,7 @@ SP.goToRegion = (name) => {
 
 SP.start = () => {
   SP.state.start();
+  SP.merge.bind();
   SP.startWorker();
   SP.bindInput();
 };

@@ -1,6 +1,6 @@
 'use strict';
 // The sp worker: the library (WebAssembly, inlined below) and the dropped files, read in
-// place through FileReaderSync on File.slice. Messages in: {id, op, args, file?}; out:
+// place through FileReaderSync on File.slice. Messages in: {id, op, args, file?, files?}; out:
 // {id, ok} or {id, error}, with `bin` (an ArrayBuffer, transferred) for binary answers,
 // `blob` for a file to save (built from the parts the library hands over as it writes)
 // and `ms` (time spent in the library). The wasm protocol is documented in web/src/ffi.rs.
@@ -31,11 +31,17 @@ function savePart(src, len) {
   parts.push(new Uint8Array(wasm.memory.buffer, src, len).slice());
 }
 
-function instantiate() {
+// The module is inlined gzipped (base64): the browser's own DecompressionStream inflates it.
+let module = null;
+async function compile() {
   const text = atob(WASM_BASE64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const module = new WebAssembly.Module(bytes);
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  module = await WebAssembly.compile(await new Response(inflated).arrayBuffer());
+}
+
+function instantiate() {
   wasm = new WebAssembly.Instance(module, { sp: { blob_read: blobRead, save_part: savePart } }).exports;
 }
 
@@ -53,30 +59,29 @@ function call(request) {
 
 const started = performance.now();
 let ready = null;
-try {
-  instantiate();
-  ready = { ms: performance.now() - started };
-} catch (e) {
-  ready = { error: 'This browser could not start the page\'s WebAssembly module: ' + e.message + '.' };
-}
-postMessage({ id: 0, ready });
+compile().then(instantiate).then(
+  () => { ready = { ms: performance.now() - started }; },
+  (e) => { ready = { error: 'This browser could not start the page\'s WebAssembly module: ' + e.message + '.' }; },
+).then(() => postMessage({ id: 0, ready }));
 
 onmessage = (event) => {
   const { id, op, args, file } = event.data;
   const t0 = performance.now();
   const request = Object.assign({ op }, args || {});
-  if (op === 'open') {
-    blobs.push(file);
-    request.blob = blobs.length - 1;
-    request.name = file.name;
-    request.size = file.size;
-  }
+  const register = (f) => {
+    blobs.push(f);
+    return { blob: blobs.length - 1, name: f.name, size: f.size };
+  };
+  if (op === 'open') Object.assign(request, register(file));
+  if (op === 'merge') request.inputs = event.data.files.map(register);
   let reply;
   try {
     if (!wasm) throw new Error(ready.error || 'not started');
     const { answer, bin } = call(request);
     reply = answer.error !== undefined ? { id, error: answer.error } : { id, ok: answer.ok };
     if (bin) reply.bin = bin;
+    // A merge's inputs are read during the call only.
+    for (const input of request.inputs || []) blobs[input.blob] = null;
     if (parts.length && answer.ok) {
       reply.blob = new Blob(parts, { type: 'application/json' });
       reply.parts = parts.length;

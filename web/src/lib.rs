@@ -15,6 +15,7 @@
 pub mod download;
 #[cfg(target_arch = "wasm32")]
 mod ffi;
+pub mod merge;
 pub mod messages;
 pub mod profile;
 pub mod raw;

@@ -90,7 +90,7 @@ pub fn not_a_profile(name: &str, raw_view: bool) -> String {
 /// A native trace dropped where a profile was expected.
 pub fn native_trace(name: &str) -> String {
     format!(
-        "{name} is a scope-profiler native trace (.spt), not a profile: merge traces into a \
-         profile with `sp convert` first (merging them in the page comes later)."
+        "{name} is a scope-profiler native trace, not a profile: give it a .spt name and drop \
+         it (with the run's other traces) to merge them into a profile."
     )
 }

@@ -22,6 +22,9 @@
 //!   `cell {…, region, rank}` → see [`crate::report`].
 //! - `percentiles {file, region, ranks}` → one region's p50/p95/p99 from its events.
 //! - `raw {file}` → the HDF5 tree, as `sp ls --data` lists it (see [`crate::raw`]).
+//! - `merge {inputs: [{blob, name, size}], label, compress}` → the traces (and per-rank
+//!   profiles) merged by the library's convert pipeline, as `sp convert` merges them (see
+//!   [`crate::merge`]); the profile is handed to the page in parts.
 //! - `export {file, format, ranks}` → `name` (a file name) and `bytes`: the selected
 //!   ranks as `sp export FORMAT --ranks …` writes them (`chrome-trace`, `speedscope` or
 //!   `json`), handed to the page in parts (see [`crate::download`]).
@@ -42,8 +45,9 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 12] = [
+pub const OPS: [&str; 13] = [
     "open",
+    "merge",
     "close",
     "io",
     "tree",
@@ -106,6 +110,10 @@ impl Session {
         if op == "open" {
             return self.open_request(req);
         }
+        if op == "merge" {
+            let (label, compress) = crate::merge::options(req);
+            return crate::merge::merge(dropped(req)?, label, compress, emit);
+        }
         let id = req["file"].as_u64().unwrap_or(u64::MAX);
         let slot = usize::try_from(id)
             .ok()
@@ -139,13 +147,8 @@ impl Session {
 
     #[cfg(target_arch = "wasm32")]
     fn open_request(&mut self, req: &Json) -> Answer {
-        let name = req["name"].as_str().unwrap_or("the file").to_string();
-        let handle = req["blob"]
-            .as_u64()
-            .and_then(|h| u32::try_from(h).ok())
-            .ok_or("The page sent no file to open.")?;
-        let len = req["size"].as_u64().unwrap_or(0);
-        self.open(name, Bytes::Blob { handle, len })
+        let file = dropped_file(req).ok_or("The page sent no file to open.")?;
+        self.open(file.name, file.bytes)
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -207,6 +210,45 @@ impl Session {
         answer["file"] = json!(id);
         Ok(answer)
     }
+}
+
+/// A file the page registered: `{blob, name, size}`.
+#[cfg(target_arch = "wasm32")]
+fn dropped_file(req: &Json) -> Option<crate::merge::Dropped> {
+    let handle = req["blob"].as_u64().and_then(|h| u32::try_from(h).ok())?;
+    Some(crate::merge::Dropped {
+        name: req["name"].as_str().unwrap_or("the file").to_string(),
+        bytes: Bytes::Blob {
+            handle,
+            len: req["size"].as_u64().unwrap_or(0),
+        },
+    })
+}
+
+/// The files of a merge request: `inputs`, each as [`dropped_file`] reads it, in the
+/// browser; natively (tests), `memory`, each `{name, bytes}` with the bytes as an array.
+fn dropped(req: &Json) -> Result<Vec<crate::merge::Dropped>, String> {
+    #[cfg(target_arch = "wasm32")]
+    let files: Option<Vec<_>> = req["inputs"]
+        .as_array()
+        .map(|list| list.iter().filter_map(dropped_file).collect());
+    #[cfg(not(target_arch = "wasm32"))]
+    let files: Option<Vec<_>> = req["memory"].as_array().map(|list| {
+        list.iter()
+            .map(|f| crate::merge::Dropped {
+                name: f["name"].as_str().unwrap_or_default().to_string(),
+                bytes: Bytes::Memory(
+                    f["bytes"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|b| b.as_u64().unwrap_or(0) as u8)
+                        .collect(),
+                ),
+            })
+            .collect()
+    });
+    files.ok_or_else(|| "The page sent no files to merge.".to_string())
 }
 
 /// Whether an HDF5 file is a scope-profiler profile: it has the schema attribute (schema

@@ -279,3 +279,56 @@ fn exports_are_the_library_exporters_bytes() {
         "There is no export format \"svg\": the page writes chrome-trace, speedscope and json."
     );
 }
+
+#[test]
+fn merging_traces_is_the_convert_pipeline() {
+    use sp::convert::{convert, Input, Options};
+    let names = ["g_rank00001.spt", "g_rank00000.spt"];
+    let files: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| golden(&format!("tests/golden/synthetic/inputs/{n}")))
+        .collect();
+    let memory: Vec<Json> = names
+        .iter()
+        .zip(&files)
+        .map(|(n, b)| json!({"name": n, "bytes": b}))
+        .collect();
+    let mut s = Session::default();
+    for (label, compress) in [(None, None), (Some("golden"), Some(4))] {
+        let req = json!({"op": "merge", "memory": memory, "label": label, "compress": compress});
+        let mut parts = Vec::new();
+        let answer: Json = serde_json::from_str(&s.call_with_parts(
+            &req.to_string(),
+            &mut Vec::new(),
+            &mut |p| parts.extend_from_slice(p),
+        ))
+        .unwrap();
+        // The same as `sp convert g_rank00000.spt g_rank00001.spt --label LABEL`: sorted by
+        // name, the default label `profiling_data`.
+        let label = label.unwrap_or("profiling_data");
+        let sorted = [&files[1], &files[0]];
+        let inputs = [Input::new(names[1]), Input::new(names[0])];
+        let options = Options {
+            label: Some(label.into()),
+            compress,
+            ..Options::default()
+        };
+        let mut want = Vec::new();
+        convert(&inputs, &&sorted[..], &options, &mut want).unwrap();
+        assert_eq!(answer["ok"]["name"], format!("{label}.h5"));
+        assert_eq!(answer["ok"]["inputs"], json!([names[1], names[0]]));
+        assert_eq!(answer["ok"]["bytes"], want.len());
+        assert!(parts == want, "{label}");
+    }
+    let twice = json!({"op": "merge", "memory": [memory[0], memory[0]]});
+    assert_eq!(
+        ask(&mut s, twice).unwrap_err(),
+        "Two of the dropped files are named g_rank00001.spt: merge files with distinct names."
+    );
+    let not_a_trace = json!({"op": "merge", "memory": [{"name": "x.spt", "bytes": [1, 2, 3]}]});
+    let err = ask(&mut s, not_a_trace).unwrap_err();
+    assert!(
+        err.starts_with("Merging the traces failed: x.spt: "),
+        "{err}"
+    );
+}
