@@ -319,7 +319,9 @@ SP.ranks.showSelection = async (fs) => {
       SP.$('#f-ranks').value = String(rank);
       SP.invalidate(fs);
       SP.goToRegion(region || fs.selection.region);
-    } }));
+    } }),
+    ' ',
+    SP.el('button', { class: 'button', id: 'heat-timeline', text: 'timeline of rank ' + rank, onclick: () => SP.openTimeline(String(rank), region) }));
 };
 
 SP.ranks.key = (fs, e) => {

@@ -2,12 +2,13 @@
 // Where the page is, in the URL hash, so a reload or a shared link comes back to the same
 // place once the same file is opened again (a page cannot reopen a file by itself):
 //   #file=run.h5&view=ranks&include=solve&exclude=&ranks=0-3&mode=coverage&sort=total
-//    &region=solve&rank=2&range=0-64&order=rank
+//    &region=solve&rank=2&range=0-64&order=rank&tl=1000_5000&tlranks=0-3
 // `region` and `rank` are the selection (table row, heatmap cell), `range` the heatmap's
-// visible ranks (positions in its rank order) and `order` that order.
+// visible ranks (positions in its rank order) and `order` that order, `tl` the timeline's
+// time range (ns) and `tlranks` its ranks.
 SP.state = {
   pending: null,   // the hash read at start, waiting for its file
-  KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order'],
+  KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order', 'tl', 'tlranks'],
 };
 
 // The hash for the current file (empty when none is open).
@@ -23,6 +24,10 @@ SP.state.hash = (fs) => {
     if (fs.heatView) {
       p.set('range', fs.heatView.from + '-' + fs.heatView.to);
       p.set('order', fs.heatView.order);
+    }
+    if (fs.tl && fs.tl.t0 !== null) {
+      p.set('tl', Math.round(fs.tl.t0) + '_' + Math.round(fs.tl.t1));
+      if (fs.tl.ranks) p.set('tlranks', fs.tl.ranks);
     }
   }
   return '#' + p.toString();
@@ -54,7 +59,7 @@ SP.state.parse = (hash) => {
 
 // Puts a parsed state on a file just opened (the views then draw from it).
 SP.state.apply = (fs, s) => {
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline'];
   if (views.includes(s.view) && (fs.info.kind === 'profile' || s.view === 'raw')) fs.view = s.view;
   if (fs.info.kind !== 'profile') return;
   for (const k of ['include', 'exclude', 'ranks']) if (s[k] !== undefined) fs.opts[k] = s[k];
@@ -62,6 +67,10 @@ SP.state.apply = (fs, s) => {
   if (s.sort) fs.opts.sort = s.sort;
   if (s.region !== undefined) fs.selection.region = s.region;
   if (s.rank !== undefined && /^\d+$/.test(s.rank)) fs.selection.rank = Number(s.rank);
+  const tl = /^(-?\d+)_(-?\d+)$/.exec(s.tl || '');
+  if (tl && Number(tl[2]) > Number(tl[1])) {
+    fs.tl = { ranks: s.tlranks || '', t0: Number(tl[1]), t1: Number(tl[2]), first: 0, region: s.region || null };
+  }
   const range = /^(\d+)-(\d+)$/.exec(s.range || '');
   if (range && Number(range[2]) > Number(range[1])) {
     fs.heatView = { from: Number(range[1]), to: Number(range[2]), order: ['rank', 'total', 'region'].includes(s.order) ? s.order : 'rank' };

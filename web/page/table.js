@@ -156,6 +156,7 @@ SP.table.toolbar = (fs, data, lazy) => {
     ' ' + c.label)));
   menu.append(button, list);
   bar.append(menu);
+  bar.append(SP.el('button', { id: 'table-timeline', title: 'The selected region in the timeline of these ranks (T)', text: 'timeline ▸', onclick: () => SP.openTimeline(fs.opts.ranks, fs.selection.region) }));
   bar.append(SP.el('button', { id: 'download-csv', title: 'These rows as sp inspect --format csv writes them for the same options' + (data.source === 'index' ? ' (with --flat: no percentiles)' : ''), text: 'Download CSV', onclick: () => T.downloadCsv(fs) }));
   if (fs.treeError) bar.append(SP.el('span', { class: 'muted', text: fs.treeError }));
   else if (fs.tree === 'too-large') bar.append(SP.el('span', { class: 'muted', text: 'The call tree of ' + fs.info.calls.toLocaleString('en-US') + ' calls is not built in the browser; rows come from the index.' }));
@@ -191,6 +192,7 @@ SP.table.key = (fs, e) => {
   const rows = Array.from(tbody.querySelectorAll('tr:not(.own)'));
   const cur = tbody.querySelector('tr.selected');
   const i = rows.indexOf(cur);
+  if (e.key === 't' && cur) { SP.openTimeline(fs.opts.ranks, cur.dataset.name); e.preventDefault(); return; }
   if (e.key === 'ArrowDown' || e.key === 'j') { SP.table.selectRow(fs, rows[Math.min(rows.length - 1, i + 1)] || rows[0]); e.preventDefault(); }
   else if (e.key === 'ArrowUp' || e.key === 'k') { SP.table.selectRow(fs, rows[Math.max(0, i - 1)] || rows[0]); e.preventDefault(); }
   else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && cur) {

@@ -23,6 +23,7 @@ pub mod rows;
 pub mod selection;
 pub mod session;
 pub mod source;
+pub mod timeline;
 pub mod views;
 
 pub use session::Session;

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
 use sp::analysis::balance::{rank_balance, Balance};
+use sp::analysis::events::{Loaded as Loaded_, RowSource};
 use sp::analysis::export::{Exporter, Format};
 use sp::analysis::overview::overview;
 use sp::analysis::quantiles::{calls_to_read, region_percentiles};
@@ -21,7 +22,9 @@ use crate::rows::rows_json;
 use crate::selection::Options;
 use crate::session::{Answer, TREE_CALLS};
 use crate::source::Source;
+use crate::timeline::Timeline;
 use crate::views::{balance_json, cell_json, overview_json, percentiles_json};
+use sp::analysis::units::duration_text;
 
 /// A profile's reads: its index (stored statistics per row, no calls) and, once read, the
 /// whole profile.
@@ -88,6 +91,8 @@ pub struct Opened {
     /// The last report rows and load balance, by the options they were computed for: the
     /// overview, the ranks view and every heatmap hover share them.
     report: RefCell<Option<(String, Rc<Report>)>>,
+    /// The timeline, by the rank spec it was opened for.
+    timeline: Option<(String, Timeline)>,
 }
 
 /// Rows as the report computes its overview from (start order, own times filled in) and
@@ -128,6 +133,7 @@ impl Opened {
             file,
             profile,
             report: RefCell::new(None),
+            timeline: None,
         }
     }
 
@@ -304,6 +310,75 @@ impl Opened {
             .write(format, &selection, &mut parts)
             .map_err(fail)?;
         Ok(json!({ "name": format!("{stem}.{suffix}"), "bytes": parts.finish() }))
+    }
+
+    /// The timeline's rectangles for a view (`ranks`, `t0`, `t1`, `width`, `first`,
+    /// `count`), into `bin`; see [`Timeline::view`]. The ranks are the request's `ranks`
+    /// spec, else every rank, in numeric order.
+    pub fn timeline(&mut self, req: &Json, bin: &mut Vec<u8>) -> Answer {
+        let spec = req["ranks"].as_str().unwrap_or("").trim().to_string();
+        let name = &self.name;
+        let loaded = self
+            .profile
+            .as_deref()
+            .ok_or_else(|| format!("{name} is not a profile."))?;
+        let profile = loaded.head().ok_or("The profile has no rows.")?;
+        if self.timeline.as_ref().is_none_or(|(s, _)| *s != spec) {
+            let opts = Options::from_request(req)?;
+            let mut ranks: Vec<u32> = match opts.ranks() {
+                Some(r) => r.to_vec(),
+                None => profile
+                    .regions
+                    .iter()
+                    .flat_map(|r| r.ranks.iter().map(|x| x.rank))
+                    .collect(),
+            };
+            ranks.sort_unstable();
+            ranks.dedup();
+            self.timeline = Some((spec, Timeline::new(ranks)));
+        }
+        let num = |k: &str| req[k].as_f64().unwrap_or(0.0);
+        let count = |k: &str| req[k].as_u64().map_or(0, |v| v as usize);
+        let fail = |e: sp::analysis::Error| messages::profile(name, &e);
+        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+        let source: &dyn RowSource = match &reader {
+            Some(r) => r,
+            None => &Loaded_,
+        };
+        let (_, timeline) = self.timeline.as_mut().ok_or("No timeline is open.")?;
+        let mut answer = timeline.view(
+            profile,
+            source,
+            num("t0"),
+            num("t1"),
+            num("width"),
+            count("first"),
+            count("count").min(4096),
+            bin,
+        )?;
+        answer["regions"] = json!(profile
+            .regions
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect::<Vec<_>>());
+        Ok(answer)
+    }
+
+    /// The call at time `t` of timeline lane `lane`.
+    pub fn timeline_at(&self, req: &Json) -> Answer {
+        let (_, timeline) = self.timeline.as_ref().ok_or("No timeline is open.")?;
+        let lane = req["lane"].as_u64().map_or(usize::MAX, |v| v as usize);
+        let mut call = timeline.at(lane, req["t"].as_f64().unwrap_or(0.0));
+        if let (Some(start), Some(end)) = (call["start"].as_i64(), call["end"].as_i64()) {
+            let names = self.loaded()?.head().map(|p| &p.regions);
+            let region = call["region"].as_u64().unwrap_or(u64::MAX) as usize;
+            call["name"] = json!(names.and_then(|r| r.get(region)).map(|r| r.name.as_str()));
+            let from = timeline.extent().map_or(start, |(lo, _)| lo);
+            let text = |ns: i64| duration_text(Some(ns as f64 / 1e9));
+            call["duration_text"] = json!(text(end - start));
+            call["start_text"] = json!(text(start - from));
+        }
+        Ok(json!({ "call": call }))
     }
 
     /// One region's percentiles, read from its events.

@@ -28,6 +28,9 @@
 //! - `export {file, format, ranks}` → `name` (a file name) and `bytes`: the selected
 //!   ranks as `sp export FORMAT --ranks …` writes them (`chrome-trace`, `speedscope` or
 //!   `json`), handed to the page in parts (see [`crate::download`]).
+//! - `timeline {file, ranks, t0, t1, width, first, count}` → the lanes (rank, depth), the
+//!   extent and, in the binary side buffer, the view's rectangles (see
+//!   [`crate::timeline`]); `timeline_at {file, lane, t}` → the call there.
 //! - `io {file}` → reads and bytes so far; `close {file}`.
 //!
 //! Every answer about a file carries `io`, the file's read counters after the request.
@@ -45,7 +48,7 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 13] = [
+pub const OPS: [&str; 15] = [
     "open",
     "merge",
     "close",
@@ -59,6 +62,8 @@ pub const OPS: [&str; 13] = [
     "percentiles",
     "raw",
     "export",
+    "timeline",
+    "timeline_at",
 ];
 
 /// Profiles with at most this many calls are read whole for their call tree. Building it
@@ -137,6 +142,8 @@ impl Session {
             "percentiles" => opened.percentiles(req),
             "raw" => opened.raw(),
             "export" => opened.export(req, emit),
+            "timeline" => opened.timeline(req, bin),
+            "timeline_at" => opened.timeline_at(req),
             other => Err(format!(
                 "The page asked for {other:?}, which this build does not know."
             )),
