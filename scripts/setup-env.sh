@@ -103,3 +103,24 @@ if ! "$REPO/scripts/matrix-venvs.sh" >"$LOG" 2>&1; then
     cat "$LOG" >&2
     exit 1
 fi
+
+# --- The browser page's tests (web/e2e) ---------------------------------------------
+# Debian's chromium, which Playwright drives (no browser is downloaded), and the pinned
+# playwright-core of web/e2e/package-lock.json in web/e2e/node_modules (gitignored).
+if [ ! -x /usr/bin/chromium ]; then
+    echo "setup-env: apt-get install chromium"
+    export DEBIAN_FRONTEND=noninteractive
+    quietly $SUDO apt-get update
+    quietly $SUDO apt-get install -y chromium
+fi
+if ! have node || ! have npm; then
+    echo "setup-env: node and npm are needed for the browser page's tests (web/e2e)" >&2
+    exit 1
+fi
+e2e="$REPO/web/e2e"
+pinned=$(node -p "require('$e2e/package.json').devDependencies['playwright-core']")
+installed=$(node -p "try { require('$e2e/node_modules/playwright-core/package.json').version } catch { '' }")
+if [ "$pinned" != "$installed" ]; then
+    echo "setup-env: npm ci in web/e2e (playwright-core $pinned)"
+    (cd "$e2e" && quietly npm ci --no-audit --no-fund)
+fi

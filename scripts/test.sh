@@ -35,6 +35,13 @@ fi
 echo "$musl_bin is statically linked"
 SP_BIN="$PWD/$musl_bin" cargo test --test golden
 
+# --- The browser page (web/): its wasm linted, the page built, then driven in chromium ---
+step "browser page: build web/dist/sp.html and run its Playwright tests over file://"
+cargo clippy -p sp-web --target wasm32-unknown-unknown -- -D warnings
+scripts/build-web.sh
+SP_BIN="$PWD/$musl_bin" npm --prefix web/e2e test
+# --- end of the browser page's block ---
+
 step "benchmark harness, quick mode (tiny workloads; checks both tools agree, no targets)"
 "$SP_PYTHON" bench/compare.py --quick --sp "$PWD/$musl_bin"
 

@@ -15,8 +15,8 @@ use super::calltree;
 use super::numeric::{self, seconds};
 use super::rows::{selected_regions, RegionRow};
 use super::selection::Selection;
-use super::units::duration_text;
-use crate::schema::{Profile, RankCalls};
+use super::units::{duration_text, signed_pct};
+use crate::schema::{Profile, RankCalls, Region};
 
 /// The session root's region name.
 pub const SESSION: &str = "scope_profiler.session";
@@ -67,6 +67,28 @@ pub struct Balance {
     pub slowest_counts: Vec<(u32, usize)>,
 }
 
+/// One cell of the rank × region matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Seconds on the rank.
+    pub value: f64,
+    /// The line's mean over the selected ranks.
+    pub mean: f64,
+    /// `value` against `mean`, in percent (0 when the mean is 0).
+    pub change: f64,
+}
+
+impl Cell {
+    /// The change as the page words it: signed with one decimal, `0%` when it rounds to 0.
+    pub fn change_text(&self) -> String {
+        if self.change.abs() >= 0.05 {
+            signed_pct(self.change)
+        } else {
+            "0%".into()
+        }
+    }
+}
+
 impl Balance {
     /// The metric's name as the page and the report label it.
     pub fn metric(&self) -> &'static str {
@@ -83,6 +105,36 @@ impl Balance {
         let mean = numeric::mean(&self.totals)?;
         let (i, max) = argmax(&self.totals)?;
         (mean != 0.0 && (max - mean) / mean >= SAME_PCT / 100.0).then(|| self.ranks[i])
+    }
+
+    /// The mean over the ranks of their summed values (the heatmap's "all regions" line).
+    pub fn totals_mean(&self) -> f64 {
+        numeric::mean(&self.totals).unwrap_or(0.0)
+    }
+
+    /// One cell of the rank × region matrix: `rank`'s value in `region` (its summed value
+    /// over every region when `None`) against that line's mean; `None` when the rank is
+    /// not selected or the region has no time on these ranks.
+    pub fn cell(&self, rank: u32, region: Option<&str>) -> Option<Cell> {
+        let column = self.ranks.binary_search(&rank).ok()?;
+        let (values, mean) = match region {
+            None => (&self.totals, self.totals_mean()),
+            Some(name) => {
+                let r = self.regions.iter().find(|r| r.name == name)?;
+                (&r.values, r.mean)
+            }
+        };
+        let value = *values.get(column)?;
+        let change = if mean != 0.0 {
+            100.0 * (value - mean) / mean
+        } else {
+            0.0
+        };
+        Some(Cell {
+            value,
+            mean,
+            change,
+        })
     }
 
     /// The rank most often the slowest, with its count (`Counter.most_common(1)`).
@@ -145,19 +197,23 @@ pub fn rank_balance(
             names.push(&row.name);
         }
     }
+    // Each rank's column, so a region's rows are placed in one pass (10,000 ranks).
+    let column: HashMap<u32, usize> = selected.iter().enumerate().map(|(i, &r)| (r, i)).collect();
     let mut regions = Vec::new();
     for name in names {
         let Some(region) = profile.region(name) else {
             continue;
         };
-        let values: Vec<f64> = selected
-            .iter()
-            .map(|&rank| match region.rank(rank) {
-                None => 0.0,
-                Some(row) if !own => row.total_s(),
-                Some(row) => own_seconds(profile, name, row, &mut tree_own),
-            })
-            .collect();
+        let mut values = vec![0.0; selected.len()];
+        for row in &region.ranks {
+            if let Some(&i) = column.get(&row.rank) {
+                values[i] = if own {
+                    own_seconds(profile, name, row, &mut tree_own)
+                } else {
+                    row.total_s()
+                };
+            }
+        }
         let mean = numeric::mean(&values).unwrap_or(0.0);
         if mean.is_nan() || mean <= 0.0 {
             continue;
@@ -242,17 +298,28 @@ fn own_seconds(
 }
 
 /// Exclusive ns of every (region, rank) whose rank nests; ranks that do not are left out.
+/// Each rank's tree is built over regions holding that rank's row only, so finding a
+/// region's row costs nothing however many ranks there are.
 fn tree_exclusive(profile: &Profile) -> HashMap<(String, u32), i64> {
     let all = selected_regions(profile, &Selection::all());
-    let mut ranks: Vec<u32> = all
-        .iter()
-        .flat_map(|r| r.ranks.iter().map(|x| x.rank))
-        .collect();
-    ranks.sort_unstable();
-    ranks.dedup();
+    let mut by_rank: HashMap<u32, Vec<Region>> = HashMap::new();
+    for (i, region) in all.iter().enumerate() {
+        for row in &region.ranks {
+            let regions = by_rank.entry(row.rank).or_insert_with(|| {
+                all.iter()
+                    .map(|r| Region {
+                        name: r.name.clone(),
+                        ranks: Vec::new(),
+                    })
+                    .collect()
+            });
+            regions[i].ranks = vec![row.clone()];
+        }
+    }
     let mut out = HashMap::new();
-    for rank in ranks {
-        let Ok(calls) = calltree::build(&all, rank) else {
+    for (rank, regions) in by_rank {
+        let refs: Vec<&Region> = regions.iter().collect();
+        let Ok(calls) = calltree::build(&refs, rank) else {
             continue;
         };
         for c in calls {

@@ -35,6 +35,14 @@ pub fn signed_pct(value: f64) -> String {
     )
 }
 
+/// A percentage with one decimal (`12.5%`); `-` for `None` or a value that is not finite.
+pub fn pct_text(percent: Option<f64>) -> String {
+    match percent.filter(|p| p.is_finite()) {
+        Some(p) => format!("{p:.1}%"),
+        None => "-".into(),
+    }
+}
+
 /// `1 call`, `2 calls` (the report's `_plural`).
 pub fn plural(count: u64, noun: &str) -> String {
     if count == 1 {
@@ -172,6 +180,9 @@ mod tests {
     fn percents_plurals_counts_and_bytes() {
         assert_eq!(signed_pct(12.34), "+12.3%");
         assert_eq!(signed_pct(-0.04), "−0.0%");
+        assert_eq!(pct_text(Some(12.345)), "12.3%");
+        assert_eq!(pct_text(Some(f64::NAN)), "-");
+        assert_eq!(pct_text(None), "-");
         assert_eq!(plural(1, "call"), "1 call");
         assert_eq!(plural(70000, "call"), "70000 calls");
         assert_eq!(count_text(1234567), "1,234,567");

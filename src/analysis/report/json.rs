@@ -19,8 +19,9 @@ fn meta_json(v: &PyValue) -> Json {
     }
 }
 
-/// One row as JSON; `percent` as `mode` says.
-pub(super) fn row(row: &RegionRow, mode: PercentageMode, session: Option<f64>) -> Json {
+/// One row as the JSON report writes it (the CSV's columns too); `percent` as `mode`
+/// says, against the session total `session`.
+pub fn row(row: &RegionRow, mode: PercentageMode, session: Option<f64>) -> Json {
     let f = |v: Option<f64>| v.filter(|x| x.is_finite()).map_or(Json::Null, |x| json!(x));
     json!({
         "name": row.name,

@@ -33,7 +33,11 @@ pub(crate) mod csv;
 pub(crate) mod format;
 pub(crate) mod grid;
 mod json;
+mod own;
 mod table;
+
+pub use json::row as row_json;
+pub use own::{has_own_line, parent_paths, OwnLine};
 
 use std::io::{self, Write};
 

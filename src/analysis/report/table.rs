@@ -13,7 +13,9 @@ use super::format::{
     clip, fmt_count, fmt_dur, fmt_sci, is_upper, python_g6, tree_prefix, truncate, wrap,
 };
 use super::grid::{column_widths, draw};
-use super::{gpu_timing_warning, Column, FileReport, ReportOptions};
+use super::{
+    gpu_timing_warning, has_own_line, parent_paths, Column, FileReport, OwnLine, ReportOptions,
+};
 
 /// A percentage with two decimals, `-` when there is none.
 fn pct(percent: Option<f64>) -> String {
@@ -188,11 +190,7 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
         keys.push(Column::GpuAvg);
     }
     let inline_counts = !keys.contains(&Column::Calls);
-    let parent_paths: std::collections::HashSet<Vec<String>> = rows
-        .iter()
-        .filter_map(|r| r.call_path.as_ref())
-        .flat_map(|p| (1..p.len()).map(move |i| p[..i].to_vec()))
-        .collect();
+    let parents = parent_paths(rows);
     let mut table: Vec<Vec<String>> = Vec::new();
     for row in rows {
         let indent = " ".repeat(tree_prefix(row.depth).chars().count());
@@ -235,33 +233,19 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
             }
         };
         table.push(keys.iter().map(|&k| cell(k)).collect());
-        if row
-            .call_path
-            .as_ref()
-            .is_some_and(|p| parent_paths.contains(p))
-        {
+        if has_own_line(row, &parents) {
+            let line = OwnLine::of(row, session);
             let own_indent = " ".repeat(tree_prefix(row.depth + 1).chars().count());
             let own: Vec<String> = keys
                 .iter()
                 .map(|&k| match k {
                     Column::Region => format!("{}(own)", tree_prefix(row.depth + 1)),
-                    Column::Total => format!("{own_indent}{}", fmt_dur(row.exclusive, 6)),
-                    Column::Avg => format!(
-                        "{own_indent}{}",
-                        match row.exclusive {
-                            Some(e) if row.calls > 0 => fmt_sci(e / row.calls as f64),
-                            _ => "-".into(),
-                        }
-                    ),
-                    Column::Percent => {
-                        format!("{own_indent}{}", pct(percent_of(row.exclusive, session)))
+                    Column::Total => format!("{own_indent}{}", fmt_dur(line.total, 6)),
+                    Column::Avg => {
+                        format!("{own_indent}{}", line.avg.map_or("-".into(), fmt_sci))
                     }
-                    Column::ParentPercent => {
-                        format!(
-                            "{own_indent}{}",
-                            pct(percent_of(row.exclusive, row.coverage))
-                        )
-                    }
+                    Column::Percent => format!("{own_indent}{}", pct(line.percent)),
+                    Column::ParentPercent => format!("{own_indent}{}", pct(line.parent_percent)),
                     _ => String::new(),
                 })
                 .collect();

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the browser page: one self-contained file, web/dist/sp.html, that works offline
+# from file:// (the wasm is inlined gzipped, as base64; the worker is a Blob URL; no network).
+#
+#   scripts/build-web.sh            build and print the page's size
+#
+# Needs only cargo with the wasm32-unknown-unknown target (scripts/setup-env.sh adds it),
+# gzip, base64 and awk. The wasm is built with the `wasm-release` profile of Cargo.toml.
+# Fails if the page grows past its budget: 1.5 MB, 500 KB gzipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+PAGE=web/page
+OUT=web/dist/sp.html
+MAX_BYTES=1500000
+MAX_GZIP=500000
+
+cargo build --quiet -p sp-web --target wasm32-unknown-unknown --profile wasm-release
+wasm="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/sp_web.wasm"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Gzipped (the worker inflates it with the browser's DecompressionStream): a third of the size.
+gzip -9 -n -c "$wasm" | base64 -w0 >"$work/wasm.b64"
+
+# Inline the worker's wasm, then every `@include FILE@` line of the template.
+awk -v b64="$work/wasm.b64" '
+  BEGIN { getline wasm < b64 }
+  { gsub(/@WASM_BASE64@/, wasm); print }
+' "$PAGE/worker.js" >"$work/worker.js"
+awk -v page="$PAGE" -v work="$work" '
+  /^@include [^@]+@$/ {
+    name = substr($0, 10, length($0) - 10)
+    file = (name == "worker.js") ? work "/worker.js" : page "/" name
+    while ((getline line < file) > 0) print line
+    close(file)
+    next
+  }
+  { print }
+' "$PAGE/index.html" >"$work/sp.html"
+
+if grep -q '@include\|@WASM_BASE64@' "$work/sp.html"; then
+  echo "build-web: a placeholder was left in the page" >&2
+  exit 1
+fi
+mkdir -p "$(dirname "$OUT")"
+mv "$work/sp.html" "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+
+bytes=$(wc -c <"$OUT")
+gz=$(gzip -9c "$OUT" | wc -c)
+wasm_bytes=$(wc -c <"$wasm")
+echo "build-web: $OUT: $bytes bytes ($gz gzipped); wasm $wasm_bytes bytes"
+if [ "$bytes" -gt "$MAX_BYTES" ] || [ "$gz" -gt "$MAX_GZIP" ]; then
+  echo "build-web: the page is over its budget ($MAX_BYTES bytes, $MAX_GZIP gzipped)" >&2
+  exit 1
+fi

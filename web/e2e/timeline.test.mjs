@@ -1,0 +1,183 @@
+// The timeline: lanes of any ranks in numeric order, nested calls stacked, reached from the
+// heatmap and the region table; and its frame-time benchmark: 1 M calls in range, a
+// scripted pan and zoom, median time from a view change to the drawn frame (the worker's
+// level-of-detail pass, the transfer and the canvas drawing).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { ROOT, SP_BIN, TARGET, launch, openPage, screenshot, setFiles, settled, showView } from './harness.mjs';
+
+let browser;
+let tmp;
+before(async () => {
+  browser = await launch();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-web-timeline-'));
+});
+after(async () => {
+  await browser.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+// Waits for the timeline's answer to the latest view and its drawing.
+const drawn = (page) => page.waitForFunction(() => !SP.timeline.busy && !SP.timeline.again && SP.current.tl && SP.current.tl.data, null, { timeout: 120000 });
+
+test('lanes of any ranks, nested calls stacked, from the heatmap and the table', async () => {
+  // The shipped C example: 4 ranks, outer > inner, late > descend (recursive).
+  const file = path.join(tmp, 'run.h5');
+  run(SP_BIN, ['convert', path.join(ROOT, 'examples/c_multirank'), '-o', file, '-q']);
+  const page = await openPage(browser);
+  await setFiles(page, [file]);
+  await settled(page);
+  await page.keyboard.press('6');
+  await drawn(page);
+  const all = await page.evaluate(() => SP.current.tl.data);
+  // Every rank in numeric order, a lane per depth (the recursion stacks deeper).
+  const ranks = [...new Set(all.lanes.map((l) => l[0]))];
+  assert.deepEqual(ranks, [0, 1, 2, 3]);
+  for (const r of ranks) {
+    const depths = all.lanes.filter((l) => l[0] === r).map((l) => l[1]);
+    assert.deepEqual(depths, depths.map((_, i) => i), `rank ${r}`);
+    assert.ok(depths.length >= 3, `rank ${r}: ${depths.length} lanes`);
+  }
+  assert.ok(all.rects > 0);
+  await screenshot(page, '10-timeline');
+  // Hover names the call under the mouse; a click selects its region's row.
+  const box = await page.locator('#timeline').boundingBox();
+  // Zoom in on a nested call (wheel steps about it) until it is a few pixels wide.
+  const target = await page.evaluate(async () => {
+    const fs = SP.current;
+    for (let step = 0; step < 60; step++) {
+      const r = fs.tl.rects;
+      let best = -1;
+      for (let k = 0; k < r.length; k += 5) {
+        if (r[k + 2] >= 1 && r[k + 3] >= 0 && (best < 0 || r[k + 1] - r[k] > r[best + 1] - r[best])) best = k;
+      }
+      if (best < 0) return null;
+      if (r[best + 1] - r[best] >= 6) return { x0: r[best], x1: r[best + 1], lane: r[best + 2], region: r[best + 3] };
+      SP.timeline.zoomView(fs, 0.5, SP.timeline.LABEL + (r[best] + r[best + 1]) / 2);
+      await SP.timeline.request(fs);
+    }
+    return null;
+  });
+  assert.ok(target, 'a nested call to hover');
+  const lanes = await page.evaluate(() => SP.current.tl.data.lanes);
+  const [lane, region] = [target.lane, all.regions[target.region]];
+  const x = box.x + 1 + 78 + (target.x0 + target.x1) / 2;
+  const y = box.y + 1 + 22 + lane * 18 + 9;
+  await page.mouse.move(x, y);
+  await page.waitForSelector('#tl-tip:not([hidden])');
+  const tip = await page.textContent('#tl-tip');
+  assert.ok(tip.startsWith(`${region} · rank ${lanes[lane][0]} · depth ${lanes[lane][1]} · `), tip);
+  await page.mouse.click(x, y);
+  await settled(page);
+  assert.equal(await page.evaluate(() => SP.current.view), 'regions');
+  assert.equal(await page.evaluate(() => SP.current.selection.region), region);
+  // WASD: w zooms in about the middle, d pans right.
+  await page.keyboard.press('6');
+  await drawn(page);
+  const before = await page.evaluate(() => [SP.current.tl.t0, SP.current.tl.t1]);
+  await page.click('#timeline', { position: { x: 5, y: 5 } });
+  await page.keyboard.press('w');
+  await drawn(page);
+  const zoomed = await page.evaluate(() => [SP.current.tl.t0, SP.current.tl.t1]);
+  assert.ok(zoomed[1] - zoomed[0] < 0.81 * (before[1] - before[0]), JSON.stringify([before, zoomed]));
+  await page.keyboard.press('d');
+  await drawn(page);
+  const panned = await page.evaluate(() => [SP.current.tl.t0, SP.current.tl.t1]);
+  assert.ok(panned[0] > zoomed[0] && Math.abs((panned[1] - panned[0]) - (zoomed[1] - zoomed[0])) < 1);
+  // From the region table: T opens the timeline of the Ranks filter's ranks.
+  await showView(page, 'regions');
+  await page.fill('#f-ranks', '2');
+  await page.waitForFunction(() => SP.current.opts.ranks === '2');
+  await settled(page);
+  await page.click('#region-table tbody tr[data-name="outer"]');
+  await page.keyboard.press('t');
+  await drawn(page);
+  const two = await page.evaluate(() => ({ lanes: SP.current.tl.data.lanes, region: SP.current.tl.region, hash: location.hash }));
+  assert.deepEqual([...new Set(two.lanes.map((l) => l[0]))], [2]);
+  assert.equal(two.region, 'outer');
+  await page.waitForFunction(() => /view=timeline/.test(location.hash) && /tlranks=2/.test(location.hash));
+  // From the heatmap: a cell's "timeline of rank N".
+  await showView(page, 'ranks');
+  await page.fill('#f-ranks', '');
+  await page.waitForFunction(() => SP.current.opts.ranks === '');
+  await settled(page);
+  await page.click('#heatmap');
+  await page.keyboard.press('ArrowRight');
+  await settled(page);
+  const rank = await page.evaluate(() => SP.current.selection.rank);
+  await page.click('#heat-timeline');
+  await drawn(page);
+  assert.deepEqual([...new Set((await page.evaluate(() => SP.current.tl.data.lanes)).map((l) => l[0]))], [rank]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('timeline frame time: 1 M calls in range, scripted pan and zoom', async () => {
+  // W1 of bench/ at 5/16 scale: 8 ranks x 40 regions, 1,000,000 nested calls; every rank's
+  // lanes fit the window, so all of them are in view.
+  run('cargo', ['build', '--release', '--quiet', '-p', 'sp-bench', '--bin', 'sp-workload']);
+  const traces = path.join(tmp, 'traces');
+  run(path.join(TARGET, 'release/sp-workload'), ['W1', traces, '--scale', '0.3125']);
+  const file = path.join(tmp, 'w1-1m.h5');
+  run(SP_BIN, ['convert', traces, '-o', file, '-q']);
+  const page = await openPage(browser);
+  await setFiles(page, [file]);
+  await settled(page);
+  const calls = await page.evaluate(() => SP.current.info.calls);
+  assert.equal(calls, 1000000);
+  const t0 = Date.now();
+  await page.keyboard.press('6');
+  await drawn(page);
+  const openMs = Date.now() - t0;
+  const info = await page.evaluate(() => ({ shapes: SP.current.tl.rects.length / 5, lanes: SP.current.tl.data.lanes.length, read: SP.current.tl.data.read.filter(Boolean).length, extent: SP.current.tl.data.extent, view: [SP.current.tl.t0, SP.current.tl.t1] }));
+  // The whole run is in view, every rank read: every call is in range.
+  assert.deepEqual(info.view, info.extent);
+  assert.equal(info.read, 8);
+  await screenshot(page, '10-timeline-1m');
+  // The scripted session: zoom in 20 steps about the middle, pan 20 steps, zoom out 20.
+  const frames = await page.evaluate(async () => {
+    const fs = SP.current;
+    const TL = SP.timeline;
+    const step = async (change) => {
+      change();
+      const asked = performance.now();
+      await TL.request(fs);
+      // The worker's level-of-detail pass, the transfer and the canvas drawing.
+      return performance.now() - asked;
+    };
+    const out = [];
+    const mid = () => { const c = document.querySelector('#timeline'); return c.clientWidth / 2; };
+    for (let i = 0; i < 20; i++) out.push(await step(() => TL.zoomView(fs, 0.8, mid())));
+    for (let i = 0; i < 20; i++) out.push(await step(() => TL.panView(fs, 60)));
+    for (let i = 0; i < 20; i++) out.push(await step(() => TL.zoomView(fs, 1.25, mid())));
+    return out;
+  });
+  const sorted = frames.slice().sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const p95 = sorted[Math.floor(sorted.length * 0.95)];
+  console.log(`timeline: ${calls.toLocaleString('en-US')} calls, ${info.lanes} lanes, ${info.read} ranks read, ${info.shapes} shapes at full view; first view ${openMs} ms; ` +
+    `${frames.length} pan/zoom frames: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  // Of each frame: the worker's level-of-detail pass, the drawing, and the wait for the
+  // browser between them (its paint of the last frame, aligned to the display's 60 Hz).
+  const parts = await page.evaluate(() => SP.timeline.frames.slice(-60));
+  const med = (f) => parts.map(f).sort((a, b) => a - b)[30];
+  const work = med((f) => f.worker + f.draw);
+  console.log(`timeline: median worker ${med((f) => f.worker).toFixed(1)} ms + draw ${med((f) => f.draw).toFixed(1)} ms ` +
+    `(work ${work.toFixed(1)} ms); waiting for the browser's paint ${med((f) => f.wait).toFixed(1)} ms`);
+  // The work of a frame fits a 60 fps frame, and a view change is on screen within about
+  // one frame (a little more when the machine is loaded: two frames at most).
+  assert.ok(work <= 16, `median frame work ${work.toFixed(1)} ms`);
+  assert.ok(median <= 2 * 16.7, `median frame ${median.toFixed(1)} ms`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

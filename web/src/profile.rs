@@ -1,0 +1,409 @@
+//! One opened file and the requests about it: the region table, its CSV, the overview, the
+//! load balance and its heatmap cells, percentiles on demand, and the raw tree.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde_json::{json, Value as Json};
+use sp::analysis::balance::{rank_balance, Balance};
+use sp::analysis::events::{Loaded as Loaded_, RowSource};
+use sp::analysis::export::{Exporter, Format};
+use sp::analysis::overview::overview;
+use sp::analysis::quantiles::{calls_to_read, region_percentiles};
+use sp::analysis::report::{self, FileReport, ReportWriter};
+use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
+use sp::hdf5lite::reader::File;
+use sp::io::ReadAt;
+use sp::schema::{EventReader, Profile};
+
+use crate::download::Parts;
+use crate::messages;
+use crate::rows::rows_json;
+use crate::selection::Options;
+use crate::session::{Answer, TREE_CALLS};
+use crate::source::Source;
+use crate::timeline::Timeline;
+use crate::views::{balance_json, cell_json, overview_json, percentiles_json};
+use sp::analysis::units::duration_text;
+
+/// A profile's reads: its index (stored statistics per row, no calls) and, once read, the
+/// whole profile.
+pub struct Loaded {
+    index: Option<Profile>,
+    whole: Option<Profile>,
+    /// Calls the profile holds.
+    pub calls: u64,
+}
+
+impl Loaded {
+    /// A profile opened from its index; the whole read comes later, if at all.
+    pub fn index(index: Profile) -> Loaded {
+        Loaded {
+            calls: Loaded::calls_of(&index),
+            index: Some(index),
+            whole: None,
+        }
+    }
+
+    /// A profile read whole at once, with its index when it has one.
+    pub fn whole(whole: Profile, index: Option<Profile>) -> Loaded {
+        Loaded {
+            calls: Loaded::calls_of(&whole),
+            index,
+            whole: Some(whole),
+        }
+    }
+
+    /// Calls in a profile read to any depth.
+    pub fn calls_of(p: &Profile) -> u64 {
+        p.regions
+            .iter()
+            .flat_map(|r| &r.ranks)
+            .map(|r| r.span.map_or_else(|| r.calls(), |s| s.count))
+            .sum()
+    }
+
+    /// The index, else the whole profile (for the file's description and the rows
+    /// percentiles are read for).
+    pub fn head(&self) -> Option<&Profile> {
+        self.index.as_ref().or(self.whole.as_ref())
+    }
+
+    /// `loaded`, `available` (small enough to read whole) or `too-large`.
+    pub fn tree_state(&self) -> &'static str {
+        if self.whole.is_some() {
+            "loaded"
+        } else if self.calls <= TREE_CALLS {
+            "available"
+        } else {
+            "too-large"
+        }
+    }
+}
+
+/// An open file.
+pub struct Opened {
+    name: String,
+    source: Source,
+    file: File<Source>,
+    /// `None` for an HDF5 file that is not a profile.
+    profile: Option<Box<Loaded>>,
+    /// The last report rows and load balance, by the options they were computed for: the
+    /// overview, the ranks view and every heatmap hover share them.
+    report: RefCell<Option<(String, Rc<Report>)>>,
+    /// The timeline, by the rank spec it was opened for.
+    timeline: Option<(String, Timeline)>,
+}
+
+/// Rows as the report computes its overview from (start order, own times filled in) and
+/// their load balance.
+struct Report {
+    rows: Vec<RegionRow>,
+    balance: Option<Balance>,
+}
+
+/// Which of a profile's reads a request's rows come from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowsFrom {
+    /// The whole profile: the call tree.
+    Tree,
+    /// The index: one flat row per region.
+    Index,
+}
+
+impl RowsFrom {
+    fn name(self) -> &'static str {
+        match self {
+            RowsFrom::Tree => "tree",
+            RowsFrom::Index => "index",
+        }
+    }
+}
+
+impl Opened {
+    pub fn new(
+        name: String,
+        source: Source,
+        file: File<Source>,
+        profile: Option<Box<Loaded>>,
+    ) -> Opened {
+        Opened {
+            name,
+            source,
+            file,
+            profile,
+            report: RefCell::new(None),
+            timeline: None,
+        }
+    }
+
+    /// The file's read counters.
+    pub fn io(&self) -> Json {
+        let (reads, bytes) = self.source.stats();
+        json!({
+            "reads": reads,
+            "bytes": bytes,
+            "bytes_text": sp::analysis::units::bytes_text(bytes),
+            "size": self.source.len(),
+        })
+    }
+
+    /// The file as the raw view lists it.
+    pub fn raw(&self) -> Answer {
+        crate::raw::listing(&self.name, &self.file)
+    }
+
+    fn loaded(&self) -> Result<&Loaded, String> {
+        self.profile
+            .as_deref()
+            .ok_or_else(|| format!("{} is not a profile.", self.name))
+    }
+
+    pub fn read_tree(&mut self) -> Answer {
+        let name = self.name.clone();
+        let loaded = self
+            .profile
+            .as_deref_mut()
+            .ok_or_else(|| format!("{name} is not a profile."))?;
+        if loaded.whole.is_none() && loaded.calls <= TREE_CALLS {
+            let whole = load::read_full(&self.file).map_err(|e| messages::profile(&name, &e))?;
+            loaded.whole = Some(whole);
+        }
+        Ok(json!({ "tree": loaded.tree_state() }))
+    }
+
+    /// The profile a request's rows come from: the whole read when asked for (`tree`,
+    /// the default) and loaded, else the index.
+    fn profile_for(&self, req: &Json) -> Result<(&Profile, RowsFrom), String> {
+        let loaded = self.loaded()?;
+        let tree = req["tree"].as_bool().unwrap_or(true);
+        match (&loaded.whole, &loaded.index) {
+            (Some(whole), _) if tree => Ok((whole, RowsFrom::Tree)),
+            (_, Some(index)) => Ok((index, RowsFrom::Index)),
+            (Some(whole), None) => Ok((whole, RowsFrom::Tree)),
+            (None, None) => Err(format!("{} has no rows to show.", self.name)),
+        }
+    }
+
+    /// The rows of a request, as `sp inspect` computes them for the same options (with
+    /// `--flat` for index rows); `sort` and `mode` override the request's.
+    fn rows(
+        &self,
+        req: &Json,
+        sort: Option<SortKey>,
+        mode: Option<PercentageMode>,
+    ) -> Result<(Vec<RegionRow>, Options, RowsFrom, &Profile), String> {
+        let mut opts = Options::from_request(req)?;
+        opts.sort = sort.unwrap_or(opts.sort);
+        opts.mode = mode.unwrap_or(opts.mode);
+        let (profile, source) = self.profile_for(req)?;
+        let rows = region_rows(
+            profile,
+            &opts.selection,
+            opts.rows(source == RowsFrom::Index),
+        );
+        Ok((rows, opts, source, profile))
+    }
+
+    pub fn table(&self, req: &Json) -> Answer {
+        let (rows, opts, source, _) = self.rows(req, None, None)?;
+        Ok(json!({
+            "source": source.name(),
+            "rows": rows_json(&rows, opts.mode),
+        }))
+    }
+
+    /// The rows as `sp inspect --format csv` writes them for the same options (`--flat`
+    /// for index rows, whose percentiles it leaves empty), through the library's report
+    /// writer.
+    pub fn csv(&self, req: &Json) -> Answer {
+        let (rows, opts, source, profile) = self.rows(req, None, None)?;
+        let flat = source == RowsFrom::Index;
+        let mut report = ReportWriter::new(Vec::new(), report::Format::Csv, opts.report(flat));
+        let size = self.source.len();
+        report
+            .file(&FileReport {
+                name: &self.name,
+                size,
+                profile,
+                rows: &rows,
+            })
+            .and_then(|()| report.finish())
+            .map_err(|e| format!("Writing the CSV of {} failed: {e}.", self.name))
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| "The CSV is not UTF-8.".to_string())
+            })
+            .map(|csv| json!({ "csv": csv, "source": source.name() }))
+    }
+
+    /// The report rows (start order, own times filled in, as the report computes its
+    /// overview from) and their load balance, for a request's options; computed once.
+    fn report(&self, req: &Json) -> Result<(Rc<Report>, RowsFrom, &Profile), String> {
+        let (profile, source) = self.profile_for(req)?;
+        let key = json!([req["include"], req["exclude"], req["ranks"], source.name()]).to_string();
+        if let Some((k, report)) = &*self.report.borrow() {
+            if *k == key {
+                return Ok((report.clone(), source, profile));
+            }
+        }
+        let (rows, opts, _, _) =
+            self.rows(req, Some(SortKey::Start), Some(PercentageMode::Exclusive))?;
+        let balance = rank_balance(profile, &rows, opts.ranks());
+        let report = Rc::new(Report { rows, balance });
+        *self.report.borrow_mut() = Some((key, report.clone()));
+        Ok((report, source, profile))
+    }
+
+    pub fn overview(&self, req: &Json) -> Answer {
+        let (report, source, profile) = self.report(req)?;
+        let mut answer = overview_json(&overview(profile, &report.rows, report.balance.as_ref()));
+        answer["source"] = json!(source.name());
+        Ok(answer)
+    }
+
+    pub fn balance(&self, req: &Json, bin: &mut Vec<u8>) -> Answer {
+        let (report, source, _) = self.report(req)?;
+        let Some(balance) = &report.balance else {
+            bin.clear();
+            return Ok(json!({ "source": source.name(), "balance": null }));
+        };
+        Ok(json!({ "source": source.name(), "balance": balance_json(balance, bin) }))
+    }
+
+    /// One heatmap cell in words: `{rank, region, value_text, change_text, …}`.
+    pub fn cell(&self, req: &Json) -> Answer {
+        let (report, _, _) = self.report(req)?;
+        let balance = report
+            .balance
+            .as_ref()
+            .ok_or("There is no load balance for these ranks.")?;
+        let rank = req["rank"]
+            .as_u64()
+            .and_then(|r| u32::try_from(r).ok())
+            .ok_or("That rank is not selected.")?;
+        cell_json(balance, rank, req["region"].as_str())
+    }
+
+    /// The selected ranks (every rank when none are) as `sp export FORMAT --ranks …`
+    /// writes them, handed to `emit` in parts.
+    pub fn export(&self, req: &Json, emit: &mut dyn FnMut(&[u8])) -> Answer {
+        self.loaded()?;
+        let (format, suffix) = match req["format"].as_str() {
+            Some("chrome-trace") => (Format::ChromeTrace, "trace.json"),
+            Some("speedscope") => (Format::Speedscope, "speedscope.json"),
+            Some("json") => (Format::Json, "json"),
+            other => {
+                return Err(format!(
+                    "There is no export format {:?}: the page writes chrome-trace, speedscope \
+                     and json.",
+                    other.unwrap_or_default()
+                ))
+            }
+        };
+        let opts = Options::from_request(req)?;
+        let selection = Selection::ranks(opts.ranks().map(<[u32]>::to_vec));
+        let stem = stem(&self.name);
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let exporter = Exporter::open(&self.file, stem).map_err(fail)?;
+        let mut parts = Parts::new(emit);
+        exporter
+            .write(format, &selection, &mut parts)
+            .map_err(fail)?;
+        Ok(json!({ "name": format!("{stem}.{suffix}"), "bytes": parts.finish() }))
+    }
+
+    /// The timeline's rectangles for a view (`ranks`, `t0`, `t1`, `width`, `first`,
+    /// `count`), into `bin`; see [`Timeline::view`]. The ranks are the request's `ranks`
+    /// spec, else every rank, in numeric order.
+    pub fn timeline(&mut self, req: &Json, bin: &mut Vec<u8>) -> Answer {
+        let spec = req["ranks"].as_str().unwrap_or("").trim().to_string();
+        let name = &self.name;
+        let loaded = self
+            .profile
+            .as_deref()
+            .ok_or_else(|| format!("{name} is not a profile."))?;
+        let profile = loaded.head().ok_or("The profile has no rows.")?;
+        if self.timeline.as_ref().is_none_or(|(s, _)| *s != spec) {
+            let opts = Options::from_request(req)?;
+            let mut ranks: Vec<u32> = match opts.ranks() {
+                Some(r) => r.to_vec(),
+                None => profile
+                    .regions
+                    .iter()
+                    .flat_map(|r| r.ranks.iter().map(|x| x.rank))
+                    .collect(),
+            };
+            ranks.sort_unstable();
+            ranks.dedup();
+            self.timeline = Some((spec, Timeline::new(ranks)));
+        }
+        let num = |k: &str| req[k].as_f64().unwrap_or(0.0);
+        let count = |k: &str| req[k].as_u64().map_or(0, |v| v as usize);
+        let fail = |e: sp::analysis::Error| messages::profile(name, &e);
+        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+        let source: &dyn RowSource = match &reader {
+            Some(r) => r,
+            None => &Loaded_,
+        };
+        let (_, timeline) = self.timeline.as_mut().ok_or("No timeline is open.")?;
+        let mut answer = timeline.view(
+            profile,
+            source,
+            num("t0"),
+            num("t1"),
+            num("width"),
+            count("first"),
+            count("count").min(4096),
+            bin,
+        )?;
+        answer["regions"] = json!(profile
+            .regions
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect::<Vec<_>>());
+        Ok(answer)
+    }
+
+    /// The call at time `t` of timeline lane `lane`.
+    pub fn timeline_at(&self, req: &Json) -> Answer {
+        let (_, timeline) = self.timeline.as_ref().ok_or("No timeline is open.")?;
+        let lane = req["lane"].as_u64().map_or(usize::MAX, |v| v as usize);
+        let mut call = timeline.at(lane, req["t"].as_f64().unwrap_or(0.0));
+        if let (Some(start), Some(end)) = (call["start"].as_i64(), call["end"].as_i64()) {
+            let names = self.loaded()?.head().map(|p| &p.regions);
+            let region = call["region"].as_u64().unwrap_or(u64::MAX) as usize;
+            call["name"] = json!(names.and_then(|r| r.get(region)).map(|r| r.name.as_str()));
+            let from = timeline.extent().map_or(start, |(lo, _)| lo);
+            let text = |ns: i64| duration_text(Some(ns as f64 / 1e9));
+            call["duration_text"] = json!(text(end - start));
+            call["start_text"] = json!(text(start - from));
+        }
+        Ok(json!({ "call": call }))
+    }
+
+    /// One region's percentiles, read from its events.
+    pub fn percentiles(&self, req: &Json) -> Answer {
+        let loaded = self.loaded()?;
+        let opts = Options::from_request(req)?;
+        let name = req["region"].as_str().unwrap_or_default();
+        let region = loaded
+            .head()
+            .and_then(|p| p.region(name))
+            .ok_or_else(|| format!("{} has no region {name:?}.", self.name))?;
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+        let p = region_percentiles(reader.as_ref(), region, opts.ranks()).map_err(fail)?;
+        let mut answer = percentiles_json(&p);
+        answer["region"] = json!(name);
+        answer["calls"] = json!(calls_to_read(region, opts.ranks()));
+        Ok(answer)
+    }
+}
+
+/// A file name without its extension, as `sp export` labels a run from its path's stem.
+fn stem(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(i) if i > 0 => &name[..i],
+        _ => name,
+    }
+}
