@@ -31,6 +31,7 @@ pub fn decode(input: &[u8], client_data: &[u32], chunk_len: usize, at: u64) -> R
         bits: &mut bits,
         cd: types,
         at,
+        steps_left: chunk_len.saturating_mul(4).saturating_add(1024),
     };
     let size = elements.size_of(0)?;
     if count.checked_mul(size) != Some(chunk_len) {
@@ -39,7 +40,7 @@ pub fn decode(input: &[u8], client_data: &[u32], chunk_len: usize, at: u64) -> R
         )));
     }
     for i in 0..count {
-        elements.one(0, i * size, 0)?;
+        elements.one(0, i * size, (i + 1) * size, 0)?;
     }
     Ok(out)
 }
@@ -49,6 +50,10 @@ struct Unpack<'a, 'b> {
     bits: &'a mut BitReader<'b>,
     cd: &'a [u32],
     at: u64,
+    /// Types left to visit: a well-formed description visits at most a few per byte, while
+    /// damaged parameters (members as large as their parent, nested) would visit
+    /// exponentially many.
+    steps_left: usize,
 }
 
 impl Unpack<'_, '_> {
@@ -64,16 +69,20 @@ impl Unpack<'_, '_> {
         Ok(self.get(i + 1)? as usize)
     }
 
-    /// Unpacks one element of the type described at parameter `i` into `out[offset..]`;
-    /// returns the index of the parameter after the type.
-    fn one(&mut self, i: usize, offset: usize, depth: u32) -> Result<usize> {
+    /// Unpacks one element of the type described at parameter `i` into `out[offset..]`,
+    /// within its parent's bytes (which end at `bound`); returns the index of the parameter
+    /// after the type.
+    fn one(&mut self, i: usize, offset: usize, bound: usize, depth: u32) -> Result<usize> {
         if depth > MAX_NESTING {
             return Err(Error::limits("n-bit parameters nest too deeply").at(self.at));
         }
+        self.steps_left = self.steps_left.checked_sub(1).ok_or_else(|| {
+            Error::format("n-bit parameters describe more members than the chunk holds").at(self.at)
+        })?;
         let size = self.size_of(i)?;
         let end = offset
             .checked_add(size)
-            .filter(|&e| e <= self.out.len())
+            .filter(|&e| e <= bound && e <= self.out.len())
             .ok_or_else(|| Error::format("n-bit type passes its element").at(self.at))?;
         match self.get(i)? {
             ATOMIC => {
@@ -102,7 +111,7 @@ impl Unpack<'_, '_> {
                 }
                 let mut next = base;
                 for k in 0..size / base_size {
-                    next = self.one(base, offset + k * base_size, depth + 1)?;
+                    next = self.one(base, offset + k * base_size, end, depth + 1)?;
                 }
                 if size == 0 {
                     next = self.skip(base, depth + 1)?;
@@ -117,7 +126,7 @@ impl Unpack<'_, '_> {
                     let at = offset
                         .checked_add(member_offset)
                         .ok_or_else(|| Error::format("n-bit member offset").at(self.at))?;
-                    next = self.one(next + 1, at, depth + 1)?;
+                    next = self.one(next + 1, at, end, depth + 1)?;
                 }
                 Ok(next)
             }
@@ -200,5 +209,32 @@ mod tests {
             "count against the chunk"
         );
         assert!(decode(&[0xff; 4], &[8, 0, 1, ATOMIC, 2, 0, 17, 0], 2, 0).is_err());
+    }
+
+    /// Found by the hdf5_filters fuzzer: compound members as large as the whole chunk inside
+    /// one-byte compounds, nested, made the unpacking visit exponentially many members
+    /// (a timeout). A member must fit in its parent.
+    #[test]
+    fn members_larger_than_their_parent_are_malformed() {
+        let cd = [
+            0, 0, 1, // one element
+            COMPOUND, 1, 1, // size 1, one member
+            0, ARRAY, 64, COMPOUND, 1, 0, // at 0: an array of 64 bytes
+        ];
+        let err = decode(&[0; 8], &cd, 1, 0).unwrap_err();
+        assert!(err.to_string().contains("passes its element"), "{err}");
+    }
+
+    /// The hdf5_filters fuzzer's timeout: 520 M elements of a zero-byte type in an empty
+    /// chunk passed the size check (0 × 520 M = 0) and were unpacked one by one.
+    #[test]
+    fn zero_byte_elements_cannot_loop_for_ever() {
+        let cd = [0x2004_00ff, 0, 0x1f00_0000, NO_OP, 0, 0xe8bf];
+        let err = decode(&[], &cd, 0, 0).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("more members than the chunk holds"),
+            "{err}"
+        );
     }
 }
