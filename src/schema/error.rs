@@ -15,7 +15,7 @@ pub enum Error {
         earlier: String,
         later: String,
     },
-    /// A rank outside what the `ranks` column (u32) can hold.
+    /// A rank at or past `MAX_RANKS`, or negative: more ranks than sp reads back.
     RankOutOfRange { rank: i64, origin: String },
     /// A region holds different numbers of start and end times.
     MismatchedCalls {
@@ -50,7 +50,11 @@ impl fmt::Display for Error {
                  sp_init() so each rank writes its own"
             ),
             Error::RankOutOfRange { rank, origin } => {
-                write!(f, "{origin}: rank {rank} is outside 0..=4294967295")
+                write!(
+                    f,
+                    "{origin}: rank {rank} is outside 0..{} (sp reads at most that many ranks)",
+                    super::MAX_RANKS
+                )
             }
             Error::MismatchedCalls {
                 region,

@@ -192,10 +192,14 @@ impl<R: RegionRecord> Merger<R> {
         regions: Vec<R>,
         metadata: Option<&Metadata>,
     ) -> Result<(), Error> {
-        let rank = u32::try_from(rank).map_err(|_| Error::RankOutOfRange {
-            rank,
-            origin: origin.to_owned(),
-        })?;
+        // Ranks past `MAX_RANKS` would make a profile the reader refuses as damaged.
+        let rank = u32::try_from(rank)
+            .ok()
+            .filter(|&r| u64::from(r) < super::MAX_RANKS)
+            .ok_or_else(|| Error::RankOutOfRange {
+                rank,
+                origin: origin.to_owned(),
+            })?;
         if let Some(earlier) = self.claimed.get(&rank) {
             return Err(Error::DuplicateRank {
                 rank,
@@ -542,6 +546,21 @@ mod tests {
             .add_rank("x.spt", -3, vec![], None)
             .unwrap_err();
         assert!(matches!(err, Error::RankOutOfRange { rank: -3, .. }));
+    }
+
+    /// Found by the trace_convert fuzzer: a trace of rank 150,994,950 converted into a
+    /// profile that the reader then refused as damaged (more than `MAX_RANKS` ranks).
+    #[test]
+    fn ranks_the_reader_refuses_are_not_written() {
+        let last = crate::schema::MAX_RANKS as i64 - 1;
+        assert!(Merger::new().add_rank("x.spt", last, vec![], None).is_ok());
+        let err = Merger::new()
+            .add_rank("x.spt", 150_994_950, vec![], None)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "x.spt: rank 150994950 is outside 0..1048576 (sp reads at most that many ranks)"
+        );
     }
 
     #[test]
