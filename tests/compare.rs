@@ -25,15 +25,6 @@ const MERGE_ZSTD: &str = "tests/golden/merge_zstd/expected/merged.h5";
 const MIXED: &str = "tests/golden/mixed/expected/merged.h5";
 const MIXED_TRACES: &str = "tests/golden/h5_mixed_with_traces/expected/mixed.h5";
 
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 /// `scope-profiler <args>`, run in the repository root (the titles name files relative to
 /// the working directory).
 fn reference(args: &[&str]) -> Output {
@@ -61,14 +52,14 @@ fn same_as_reference(args: &[&str], status: i32) -> String {
         expected.status.code(),
         Some(status),
         "the reference, {args:?}: {}",
-        show(&expected)
+        support::show(&expected)
     );
     let got = ours(args);
     assert_eq!(
         got.status.code(),
         Some(status),
         "sp {args:?}: {}",
-        show(&got)
+        support::show(&got)
     );
     let (expected, got) = (
         String::from_utf8_lossy(&expected.stdout),
@@ -212,7 +203,7 @@ fn check_passes_and_fails_as_the_reference_does() {
 }
 
 fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", show(out)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", support::show(out)))
 }
 
 /// The reference's `diff_rows` (and `check_rows`) for `args`.
@@ -224,7 +215,7 @@ fn reference_rows(args: &[&str]) -> Value {
         .args(args)
         .output()
         .expect("run reference_diff.py");
-    assert!(out.status.success(), "{args:?}: {}", show(&out));
+    assert!(out.status.success(), "{args:?}: {}", support::show(&out));
     json_of(&out)
 }
 
@@ -265,7 +256,12 @@ fn json_values_equal_the_reference_rows() {
     for (args, status) in cases {
         let expected = reference_rows(args);
         let out = ours(&[args, &["--format", "json"]].concat());
-        assert_eq!(out.status.code(), Some(status), "{args:?}: {}", show(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "{args:?}: {}",
+            support::show(&out)
+        );
         let got = json_of(&out);
         let (Some(want), Some(have)) = (expected["rows"].as_array(), got["rows"].as_array()) else {
             panic!("{args:?}: no rows");
@@ -312,7 +308,7 @@ fn csv_lines_hold_the_reference_rows() {
     ];
     let expected = reference_rows(args);
     let out = ours(&[args, &["--format", "csv"]].concat());
-    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", support::show(&out));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("name,a,b,delta,pct,violation"));
@@ -336,28 +332,43 @@ fn csv_lines_hold_the_reference_rows() {
 #[test]
 fn bad_arguments_and_files_are_one_line_errors() {
     let negative = ours(&["check", C_TRACE, FORTRAN, "--max-regression", "-1"]);
-    assert_eq!(negative.status.code(), Some(2), "{}", show(&negative));
+    assert_eq!(
+        negative.status.code(),
+        Some(2),
+        "{}",
+        support::show(&negative)
+    );
     assert!(
         String::from_utf8_lossy(&negative.stderr).contains("non-negative"),
         "{}",
-        show(&negative)
+        support::show(&negative)
     );
     let missing = ours(&["diff", "no/such.h5", FORTRAN]);
-    assert_eq!(missing.status.code(), Some(1), "{}", show(&missing));
+    assert_eq!(
+        missing.status.code(),
+        Some(1),
+        "{}",
+        support::show(&missing)
+    );
     assert!(
         String::from_utf8_lossy(&missing.stderr).starts_with("sp: no/such.h5: cannot open: "),
         "{}",
-        show(&missing)
+        support::show(&missing)
     );
     let not_hdf5 = ours(&["check", C_TRACE, "Cargo.toml"]);
-    assert_eq!(not_hdf5.status.code(), Some(1), "{}", show(&not_hdf5));
+    assert_eq!(
+        not_hdf5.status.code(),
+        Some(1),
+        "{}",
+        support::show(&not_hdf5)
+    );
     assert!(
         String::from_utf8_lossy(&not_hdf5.stderr).starts_with("sp: Cargo.toml: "),
         "{}",
-        show(&not_hdf5)
+        support::show(&not_hdf5)
     );
     let ranks = ours(&["diff", C_TRACE, FORTRAN, "--ranks", "3-1"]);
-    assert_eq!(ranks.status.code(), Some(2), "{}", show(&ranks));
+    assert_eq!(ranks.status.code(), Some(2), "{}", support::show(&ranks));
 }
 
 /// GPU timings (written by the reference's writer with a stand-in device clock): the GPU
@@ -407,8 +418,13 @@ fn gpu_metrics_and_warnings_print_as_the_reference() {
     for (args, status) in cases {
         let expected = reference_in_dir(args);
         let got = run(support::sp(), args);
-        assert_eq!(expected.status.code(), Some(status), "{}", show(&expected));
-        assert_eq!(got.status.code(), Some(status), "{}", show(&got));
+        assert_eq!(
+            expected.status.code(),
+            Some(status),
+            "{}",
+            support::show(&expected)
+        );
+        assert_eq!(got.status.code(), Some(status), "{}", support::show(&got));
         let text = String::from_utf8_lossy(&got.stdout);
         assert_eq!(
             text,
@@ -438,10 +454,10 @@ fn random_golden_pairs_match_the_reference() {
         .args(["11", "80"])
         .output()
         .expect("run sweep.py");
-    assert!(out.status.success(), "{}", show(&out));
+    assert!(out.status.success(), "{}", support::show(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).ends_with("80 cases, 0 differ\n"),
         "{}",
-        show(&out)
+        support::show(&out)
     );
 }

@@ -39,15 +39,6 @@ fn script(name: &str) -> PathBuf {
     repo().join("tests").join("interop").join(name)
 }
 
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 fn run(cmd: &mut Command) -> Output {
     match cmd.output() {
         Ok(out) => out,
@@ -60,7 +51,7 @@ fn find_tool(name: &str) -> Result<(), String> {
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => Err(format!(
             "{name} --version failed: {SETUP_HINT}\n{}",
-            show(&out)
+            support::show(&out)
         )),
         Err(err) => Err(format!("no {name} on PATH: {err}: {SETUP_HINT}")),
     }
@@ -86,7 +77,7 @@ fn setup() -> Result<Harness, String> {
     if !out.status.success() {
         return Err(format!(
             "build_native.sh failed ({SETUP_HINT}?)\n{}",
-            show(&out)
+            support::show(&out)
         ));
     }
     Ok(Harness {
@@ -179,13 +170,13 @@ fn check_case(name: &str, rel_inputs: &[&str], extra: &[&str]) {
     assert!(
         r.status.success(),
         "reference import-native failed on {name}\n{}",
-        show(&r)
+        support::show(&r)
     );
     let o = h.ours(&inputs, &our_out, extra);
     assert!(
         o.status.success(),
         "sp convert failed on {name}\n{}",
-        show(&o)
+        support::show(&o)
     );
     assert!(
         our_out.is_file(),
@@ -195,7 +186,7 @@ fn check_case(name: &str, rel_inputs: &[&str], extra: &[&str]) {
     assert!(
         o.stdout.is_empty() && o.stderr.is_empty(),
         "sp convert -q printed something\n{}",
-        show(&o)
+        support::show(&o)
     );
 
     let c = h.content_compare(&our_out, &ref_out);
@@ -203,7 +194,7 @@ fn check_case(name: &str, rel_inputs: &[&str], extra: &[&str]) {
         c.status.code(),
         Some(0),
         "HDF5 content differs on {name}\n{}",
-        show(&c)
+        support::show(&c)
     );
 
     let c = h.read_compare(&our_out, &ref_out);
@@ -211,7 +202,7 @@ fn check_case(name: &str, rel_inputs: &[&str], extra: &[&str]) {
         c.status.code(),
         Some(0),
         "read_h5 results differ on {name}\n{}",
-        show(&c)
+        support::show(&c)
     );
 
     for tool in [&["h5dump"][..], &["h5ls", "-r"][..]] {
@@ -220,7 +211,7 @@ fn check_case(name: &str, rel_inputs: &[&str], extra: &[&str]) {
             out.status.success() && out.stderr.is_empty(),
             "{} on our output of {name} complained\n{}",
             tool.join(" "),
-            show(&out)
+            support::show(&out)
         );
         assert!(
             !out.stdout.is_empty(),
@@ -273,7 +264,7 @@ fn comparisons_detect_altered_files() {
     assert!(
         r.status.success(),
         "reference import-native failed\n{}",
-        show(&r)
+        support::show(&r)
     );
     let altered = h.case_dir("selftest", "altered");
     let out = h.py_script("selftest.py", &[reference.as_ref(), altered.as_ref()]);
@@ -281,7 +272,7 @@ fn comparisons_detect_altered_files() {
         out.status.code(),
         Some(0),
         "comparison self-test\n{}",
-        show(&out)
+        support::show(&out)
     );
     // And the command-line exit status of a real difference: C rank 0 vs Fortran rank 0.
     let c_out = h.case_dir("selftest", "c").join("out.h5");
@@ -291,14 +282,14 @@ fn comparisons_detect_altered_files() {
         (&["fortran/run_rank00000.spt"], &f_out),
     ] {
         let r = h.reference(&h.inputs(inputs), out, &[]);
-        assert!(r.status.success(), "{}", show(&r));
+        assert!(r.status.success(), "{}", support::show(&r));
     }
     let out = h.content_compare(&c_out, &f_out);
     assert_eq!(
         out.status.code(),
         Some(1),
         "h5content.py compare\n{}",
-        show(&out)
+        support::show(&out)
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -310,7 +301,7 @@ fn comparisons_detect_altered_files() {
         out.status.code(),
         Some(1),
         "check_read_h5.py\n{}",
-        show(&out)
+        support::show(&out)
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("read_h5['region_names']"), "{text}");
@@ -376,7 +367,11 @@ fn same_inputs_give_identical_bytes() {
     let second = h.case_dir("determinism", "second").join("out.h5");
     for out in [&first, &second] {
         let o = h.ours(&inputs, out, &[]);
-        assert!(o.status.success(), "sp convert failed\n{}", show(&o));
+        assert!(
+            o.status.success(),
+            "sp convert failed\n{}",
+            support::show(&o)
+        );
     }
     let a = fs::read(&first).unwrap_or_else(|e| panic!("read {}: {e}", first.display()));
     let b = fs::read(&second).unwrap_or_else(|e| panic!("read {}: {e}", second.display()));
@@ -397,9 +392,9 @@ fn duplicate_rank_fails_like_reference() {
     let ref_out = h.case_dir("dup_rank", "ref").join("out.h5");
     let our_out = h.case_dir("dup_rank", "ours").join("out.h5");
     let r = h.reference(&inputs, &ref_out, &[]);
-    assert_eq!(r.status.code(), Some(1), "{}", show(&r));
+    assert_eq!(r.status.code(), Some(1), "{}", support::show(&r));
     let o = h.ours(&inputs, &our_out, &[]);
-    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", support::show(&o));
     assert!(!ref_out.exists() && !our_out.exists());
     for dir in [ref_out.parent(), our_out.parent()].into_iter().flatten() {
         let left = fs::read_dir(dir).map(|d| d.count()).unwrap_or(usize::MAX);
@@ -440,13 +435,13 @@ fn check_compressed_case(name: &str, rel_inputs: &[&str], level: &str) {
     assert!(
         r.status.success(),
         "reference failed on {name}\n{}",
-        show(&r)
+        support::show(&r)
     );
     let o = h.ours(&inputs, &our_out, &[level]);
     assert!(
         o.status.success(),
         "sp convert {level} failed on {name}\n{}",
-        show(&o)
+        support::show(&o)
     );
 
     let c = h.content_compare(&our_out, &ref_out);
@@ -454,14 +449,14 @@ fn check_compressed_case(name: &str, rel_inputs: &[&str], level: &str) {
         c.status.code(),
         Some(0),
         "content differs on {name}\n{}",
-        show(&c)
+        support::show(&c)
     );
     let c = h.read_compare(&our_out, &ref_out);
     assert_eq!(
         c.status.code(),
         Some(0),
         "read_h5 differs on {name}\n{}",
-        show(&c)
+        support::show(&c)
     );
     support::assert_same_content_by_our_reader(&our_out, &ref_out);
     for tool in [&["h5dump"][..], &["h5ls", "-r"][..]] {
@@ -470,7 +465,7 @@ fn check_compressed_case(name: &str, rel_inputs: &[&str], level: &str) {
             out.status.success() && out.stderr.is_empty() && !out.stdout.is_empty(),
             "{} on our compressed output of {name} complained\n{}",
             tool.join(" "),
-            show(&out)
+            support::show(&out)
         );
     }
     let listing = run(Command::new("h5ls")

@@ -30,33 +30,11 @@ pub struct Call {
 /// Reconstructs the nesting of `rank`'s calls over `regions` (in the order given, which
 /// breaks ties between identical intervals).
 pub fn build(regions: &[&Region], rank: u32) -> Result<Vec<Call>, Nesting> {
-    let mut calls = Vec::new();
     let any_lane = regions
         .iter()
         .filter_map(|r| r.rank(rank))
         .any(|row| row.lanes.is_some());
-    for (ri, region) in regions.iter().enumerate() {
-        let Some(row) = region.rank(rank) else {
-            continue;
-        };
-        for (ci, (&s, &e)) in row.starts.iter().zip(&row.ends).enumerate() {
-            let lane = row
-                .lanes
-                .as_ref()
-                .and_then(|l| l.get(ci).copied())
-                .unwrap_or(-1);
-            calls.push(Call {
-                region: ri,
-                call_index: ci,
-                start_ns: s,
-                end_ns: e,
-                depth: 0,
-                parent: None,
-                exclusive_ns: 0,
-                lane,
-            });
-        }
-    }
+    let mut calls = unnested(regions, rank);
     if calls.iter().any(|c| c.end_ns < c.start_ns) {
         return Err(Nesting);
     }
@@ -96,6 +74,36 @@ pub fn build(regions: &[&Region], rank: u32) -> Result<Vec<Call>, Nesting> {
         c.exclusive_ns = c.end_ns.wrapping_sub(c.start_ns).wrapping_sub(cov);
     }
     Ok(calls)
+}
+
+/// `rank`'s calls over `regions`, in region order and then call order, each at depth 0
+/// with no parent: the calls before nesting, for a caller that must lay them out even when
+/// they do not nest.
+pub fn unnested(regions: &[&Region], rank: u32) -> Vec<Call> {
+    let mut calls = Vec::new();
+    for (ri, region) in regions.iter().enumerate() {
+        let Some(row) = region.rank(rank) else {
+            continue;
+        };
+        for (ci, (&s, &e)) in row.starts.iter().zip(&row.ends).enumerate() {
+            let lane = row
+                .lanes
+                .as_ref()
+                .and_then(|l| l.get(ci).copied())
+                .unwrap_or(-1);
+            calls.push(Call {
+                region: ri,
+                call_index: ci,
+                start_ns: s,
+                end_ns: e,
+                depth: 0,
+                parent: None,
+                exclusive_ns: 0,
+                lane,
+            });
+        }
+    }
+    calls
 }
 
 /// Depth and parent of the calls at `positions` (already in global sorted order).

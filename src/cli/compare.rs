@@ -6,11 +6,12 @@ use std::path::{Component, Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
-use sp::analysis::{parse_ranks, Selection};
+use sp::analysis::Selection;
 use sp::hdf5lite::reader::File;
 use sp::schema::Profile;
 
 use super::local_file::LocalFile;
+use super::selection::RegionFilter;
 use super::Failure;
 
 /// Compare region statistics between two profiles
@@ -73,15 +74,8 @@ struct Common {
     file_a: PathBuf,
     /// The profile compared with it (b).
     file_b: PathBuf,
-    /// Only compare regions whose name matches one of these regexes (anchored at the start).
-    #[arg(long, num_args = 1..)]
-    include: Option<Vec<String>>,
-    /// Skip regions whose name matches one of these regexes.
-    #[arg(long, num_args = 1..)]
-    exclude: Option<Vec<String>>,
-    /// Restrict region statistics to these ranks, e.g. `0 2` or `0-3`.
-    #[arg(long, num_args = 1..)]
-    ranks: Option<Vec<String>>,
+    #[command(flatten)]
+    filter: RegionFilter,
     /// Statistic to compare.
     #[arg(long, default_value = "total", value_parser = metric_names())]
     metric: String,
@@ -129,8 +123,7 @@ struct Loaded {
 
 impl Common {
     fn load(&self) -> Result<Loaded, Failure> {
-        let mut selection = Selection::new(self.include.as_deref(), self.exclude.as_deref(), None)?;
-        selection.ranks = self.ranks.as_deref().map(parse_ranks).transpose()?;
+        let selection = self.filter.selection()?;
         let metric = Metric::from_name(&self.metric).unwrap_or_default();
         let (a, b) = std::thread::scope(|scope| {
             let a = scope.spawn(|| read(&self.file_a, metric));

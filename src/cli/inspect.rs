@@ -10,14 +10,13 @@ use std::sync::mpsc;
 use clap::{Args, ValueEnum};
 use sp::analysis::report::{Column, FileReport, Format, Reading, ReportOptions, ReportWriter};
 use sp::analysis::rows::{FlatJobs, TreeJobs, TreeRows};
-use sp::analysis::{
-    load, parse_ranks, FromEvents, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
-};
+use sp::analysis::{load, FromEvents, PercentageMode, RegionRow, RowOptions, Selection, SortKey};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 use sp::schema::{self, Depth, EventReader, Profile};
 
 use super::local_file::LocalFile;
+use super::selection::RegionFilter;
 use super::Failure;
 
 /// Print the metadata and region statistics of profiles
@@ -42,15 +41,8 @@ pub struct Opts {
     /// Profiles to inspect.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Only report regions whose name matches one of these regexes (anchored at the start).
-    #[arg(long, num_args = 1..)]
-    include: Option<Vec<String>>,
-    /// Skip regions whose name matches one of these regexes.
-    #[arg(long, num_args = 1..)]
-    exclude: Option<Vec<String>>,
-    /// Restrict statistics to these ranks, e.g. `0 2` or `0-3`.
-    #[arg(long, num_args = 1..)]
-    ranks: Option<Vec<String>>,
+    #[command(flatten)]
+    filter: RegionFilter,
     /// Order regions by this column.
     #[arg(long, default_value = "start", value_parser = sort_names())]
     sort: String,
@@ -131,8 +123,7 @@ impl Opts {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
-    let mut selection = Selection::new(opts.include.as_deref(), opts.exclude.as_deref(), None)?;
-    selection.ranks = opts.ranks.as_deref().map(parse_ranks).transpose()?;
+    let selection = opts.filter.selection()?;
     let options = opts.report_options(terminal_width());
     let format = match opts.format {
         OutputFormat::Table => Format::Table,

@@ -12,6 +12,7 @@ mod inspect;
 mod local_file;
 mod ls;
 mod output;
+mod selection;
 mod summary;
 
 use std::process::ExitCode;

@@ -85,6 +85,16 @@ pub fn run_ok(cmd: &mut Command) -> Output {
     out
 }
 
+/// A finished command's exit status, stdout and stderr, for an assertion message.
+pub fn show(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// Asserts, through h5py, that two HDF5 files hold the same content.
 pub fn assert_same_content(ours: &Path, expected: &Path) {
     let script = repo().join("tests/interop/h5content.py");

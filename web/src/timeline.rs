@@ -195,23 +195,7 @@ fn read_rank(profile: &Profile, source: &dyn RowSource, rank: u32) -> Result<Ran
         Ok(calls) => (calls, false),
         Err(_) => {
             // Calls that do not nest: one lane, in start order.
-            let mut calls: Vec<calltree::Call> = Vec::new();
-            for (ri, r) in regions.iter().enumerate() {
-                for row in &r.ranks {
-                    for (ci, (&s, &e)) in row.starts.iter().zip(&row.ends).enumerate() {
-                        calls.push(calltree::Call {
-                            region: ri,
-                            call_index: ci,
-                            start_ns: s,
-                            end_ns: e,
-                            depth: 0,
-                            parent: None,
-                            exclusive_ns: 0,
-                            lane: -1,
-                        });
-                    }
-                }
-            }
+            let mut calls = calltree::unnested(&refs, rank);
             calls.sort_by_key(|c| (c.start_ns, c.end_ns));
             (calls, true)
         }
