@@ -329,20 +329,61 @@ fn csv_lines_hold_the_reference_rows() {
     }
 }
 
+/// A negative budget: the reference reads both files, then refuses it (`ValueError:
+/// max_regression must be non-negative`, exit 1, nothing on stdout); sp exits 1 with one
+/// line. NaN (which no change exceeds) and -0 it takes, and so does sp.
 #[test]
-fn bad_arguments_and_files_are_one_line_errors() {
-    let negative = ours(&["check", C_TRACE, FORTRAN, "--max-regression", "-1"]);
+fn a_negative_budget_fails_as_the_reference_does() {
+    for budget in ["-1", "-0.5"] {
+        let args = ["check", C_TRACE, FORTRAN, "--max-regression", budget];
+        let expected = reference(&args);
+        assert_eq!(
+            expected.status.code(),
+            Some(1),
+            "{}",
+            support::show(&expected)
+        );
+        assert!(expected.stdout.is_empty(), "{}", support::show(&expected));
+        assert!(
+            String::from_utf8_lossy(&expected.stderr)
+                .trim_end()
+                .ends_with("ValueError: max_regression must be non-negative"),
+            "{}",
+            support::show(&expected)
+        );
+        let got = ours(&args);
+        assert_eq!(got.status.code(), Some(1), "{}", support::show(&got));
+        assert!(got.stdout.is_empty(), "{}", support::show(&got));
+        assert_eq!(
+            String::from_utf8_lossy(&got.stderr),
+            format!(
+                "sp: --max-regression: the maximum regression must be non-negative, not {budget}%\n"
+            ),
+            "{}",
+            support::show(&got)
+        );
+    }
+    // The file is named before the budget is, as the reference reads first.
+    let missing = ours(&["check", "no/such.h5", FORTRAN, "--max-regression", "-1"]);
     assert_eq!(
-        negative.status.code(),
-        Some(2),
+        missing.status.code(),
+        Some(1),
         "{}",
-        support::show(&negative)
+        support::show(&missing)
     );
     assert!(
-        String::from_utf8_lossy(&negative.stderr).contains("non-negative"),
+        String::from_utf8_lossy(&missing.stderr).starts_with("sp: no/such.h5: cannot open: "),
         "{}",
-        support::show(&negative)
+        support::show(&missing)
     );
+    let nan = same_as_reference(&["check", C_TRACE, FORTRAN, "--max-regression", "nan"], 0);
+    assert!(nan.contains("Regression budget: +nan% (total)\n"), "{nan}");
+    let zero = same_as_reference(&["check", C_TRACE, FORTRAN, "--max-regression", "-0"], 1);
+    assert!(zero.contains("Regression budget: +-0% (total)\n"), "{zero}");
+}
+
+#[test]
+fn bad_arguments_and_files_are_one_line_errors() {
     let missing = ours(&["diff", "no/such.h5", FORTRAN]);
     assert_eq!(
         missing.status.code(),

@@ -44,7 +44,7 @@ pub struct DiffOpts {
 /// Fail when a candidate profile exceeds a regression budget
 ///
 /// Exits 0 when every region of b is within the budget of a, 1 when one is not (or a
-/// file cannot be read), 2 on a usage error.
+/// file cannot be read, or the budget is negative), 2 on a usage error.
 ///
 /// Examples:
 ///   sp check baseline.h5 candidate.h5 --max-regression 5
@@ -59,8 +59,12 @@ pub struct CheckOpts {
     #[command(flatten)]
     common: Common,
     /// Maximum allowed increase, in percent.
-    #[arg(long, value_name = "PCT", default_value_t = 0.0, allow_negative_numbers = true,
-          value_parser = percentage)]
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
     max_regression: f64,
     /// Treat regions absent from the baseline as failures.
     #[arg(long)]
@@ -97,17 +101,6 @@ fn metric_names() -> clap::builder::PossibleValuesParser {
 
 fn order_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(DiffOrder::ALL.map(|(_, n)| n))
-}
-
-/// A budget in percent: a number that is not negative.
-fn percentage(text: &str) -> Result<f64, String> {
-    let value: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number"))?;
-    Budget::new(value, false)
-        .map(|b| b.max_regression())
-        .map_err(|e| e.to_string())
 }
 
 /// Both profiles, read as the metric needs, with the selection.
@@ -180,9 +173,11 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
 
 /// Runs the check; `Ok(false)` when the budget is broken.
 pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
-    let budget = Budget::new(opts.max_regression, opts.fail_on_new)
-        .map_err(|e| Failure::new(e.to_string()))?;
+    // After the reads, as the reference refuses a negative budget (exit 1, nothing on
+    // stdout) only once both files are read.
     let loaded = opts.common.load()?;
+    let budget = Budget::new(opts.max_regression, opts.fail_on_new)
+        .map_err(|e| Failure::new(format!("--max-regression: {e}")))?;
     let outcome = compare::check(
         &loaded.a,
         &loaded.b,

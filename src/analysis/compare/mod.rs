@@ -7,7 +7,10 @@
 //!
 //! A front end reads both profiles as [`Metric::reading`] says (only the percentiles need
 //! every call), calls [`diff`] or [`check`], and writes the result with [`write_diff`] or
-//! [`write_check`] in a [`Format`].
+//! [`write_check`] in a [`Format`]. One that holds only a profile's index (the browser
+//! page) takes its [`FlatRows`], fills in the percentiles a region at a time from its
+//! events ([`FlatRows::with_percentiles`]), and compares them with [`diff_flat`] and
+//! [`check_flat`]: the same rows a full read gives, without holding every call.
 //!
 //! ```
 //! use sp::analysis::compare::{diff, DiffOptions, Metric};
@@ -29,6 +32,8 @@ mod output;
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::quantiles::Percentiles;
+use super::report::format::python_g;
 use super::report::{gpu_timing_warning, Reading};
 use super::rows::{region_rows, PercentageMode, RegionRow, RowOptions, SortKey};
 use super::selection::Selection;
@@ -227,6 +232,13 @@ impl Comparison {
 /// warnings `scope-profiler diff` prints. Each profile should be read as
 /// [`Metric::reading`] says; a metric the data cannot give is `None`.
 pub fn diff(a: &Profile, b: &Profile, sel: &Selection, options: &DiffOptions) -> Comparison {
+    let mut comparison = diff_flat(&FlatRows::of(a, sel), &FlatRows::of(b, sel), options);
+    comparison.warnings = gpu_warnings(a, b, sel);
+    comparison
+}
+
+/// The reference's GPU timing notes on each side's rows, each prefixed `a: ` or `b: `.
+pub fn gpu_warnings(a: &Profile, b: &Profile, sel: &Selection) -> Vec<String> {
     let mut warnings = Vec::new();
     for (side, profile) in [("a", a), ("b", b)] {
         let rows = region_rows(profile, sel, RowOptions::default());
@@ -234,32 +246,62 @@ pub fn diff(a: &Profile, b: &Profile, sel: &Selection, options: &DiffOptions) ->
             warnings.push(format!("{side}: {warning}"));
         }
     }
-    Comparison {
-        options: *options,
-        rows: diff_rows(a, b, sel, options),
-        warnings,
+    warnings
+}
+
+/// Each selected region's flat row (`summary.region_row`), by name: what a comparison
+/// reads of one profile.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FlatRows(BTreeMap<String, RegionRow>);
+
+impl FlatRows {
+    /// The flat rows of the regions `sel` selects.
+    pub fn of(profile: &Profile, sel: &Selection) -> FlatRows {
+        let options = RowOptions {
+            sort: SortKey::Name,
+            mode: PercentageMode::Coverage,
+            flat: true,
+        };
+        FlatRows(
+            region_rows(profile, sel, options)
+                .into_iter()
+                .map(|row| (row.name.clone(), row))
+                .collect(),
+        )
+    }
+
+    /// The rows with p50, p95 and p99 set to what `percentiles` gives for each region
+    /// name: rows of a profile read to its index have none, and a front end reads them
+    /// from the region's calls ([`region_percentiles`](super::quantiles::region_percentiles)
+    /// over the same ranks), which gives the values of a full read.
+    pub fn with_percentiles<E>(
+        mut self,
+        mut percentiles: impl FnMut(&str) -> Result<Percentiles, E>,
+    ) -> Result<FlatRows, E> {
+        for (name, row) in &mut self.0 {
+            let p = percentiles(name)?;
+            row.p50 = p.p50;
+            row.p95 = p.p95;
+            row.p99 = p.p99;
+        }
+        Ok(self)
     }
 }
 
-/// Each selected region's flat row (`summary.region_row`), by name.
-fn flat_rows(profile: &Profile, sel: &Selection) -> BTreeMap<String, RegionRow> {
-    let options = RowOptions {
-        sort: SortKey::Name,
-        mode: PercentageMode::Coverage,
-        flat: true,
-    };
-    region_rows(profile, sel, options)
-        .into_iter()
-        .map(|row| (row.name.clone(), row))
-        .collect()
+/// [`diff`] of rows already made (no GPU warnings: see [`gpu_warnings`]).
+pub fn diff_flat(a: &FlatRows, b: &FlatRows, options: &DiffOptions) -> Comparison {
+    Comparison {
+        options: *options,
+        rows: diff_rows(a, b, options),
+        warnings: Vec::new(),
+    }
 }
 
 /// `diff.diff_rows`: one row per region either side has a value for, filtered by the
 /// threshold and ordered as `options.order` says (ties by name).
-fn diff_rows(a: &Profile, b: &Profile, sel: &Selection, options: &DiffOptions) -> Vec<DiffRow> {
+fn diff_rows(rows_a: &FlatRows, rows_b: &FlatRows, options: &DiffOptions) -> Vec<DiffRow> {
     let metric = options.metric;
-    let rows_a = flat_rows(a, sel);
-    let rows_b = flat_rows(b, sel);
+    let (rows_a, rows_b) = (&rows_a.0, &rows_b.0);
     let mut names: Vec<&String> = rows_a.keys().chain(rows_b.keys()).collect();
     // By code point, as Python sorts strings (and as `BTreeMap` keys come).
     names.sort_unstable();
@@ -309,7 +351,9 @@ pub struct Budget {
     fail_on_new: bool,
 }
 
-/// A budget that cannot be applied: a negative (or NaN) maximum regression.
+/// A budget that cannot be applied: a negative maximum regression (the reference's
+/// `check_rows` refuses it with "max_regression must be non-negative"; NaN, which no
+/// percentage exceeds, it takes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BudgetError(pub f64);
 
@@ -317,8 +361,8 @@ impl fmt::Display for BudgetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the maximum regression must be a non-negative percentage, not {}",
-            self.0
+            "the maximum regression must be non-negative, not {}%",
+            python_g(self.0, 6)
         )
     }
 }
@@ -329,13 +373,14 @@ impl Budget {
     /// At most `max_regression` percent more than the baseline per region; with
     /// `fail_on_new`, a region the baseline lacks fails too.
     pub fn new(max_regression: f64, fail_on_new: bool) -> Result<Budget, BudgetError> {
-        if max_regression >= 0.0 {
+        // `max_regression < 0` as the reference tests it: NaN and -0 are taken.
+        if max_regression < 0.0 {
+            Err(BudgetError(max_regression))
+        } else {
             Ok(Budget {
                 max_regression,
                 fail_on_new,
             })
-        } else {
-            Err(BudgetError(max_regression))
         }
     }
 
@@ -389,17 +434,28 @@ pub fn check(
     metric: Metric,
     budget: Budget,
 ) -> CheckOutcome {
+    check_flat(
+        &FlatRows::of(baseline, sel),
+        &FlatRows::of(candidate, sel),
+        metric,
+        budget,
+    )
+}
+
+/// [`check`] of rows already made.
+pub fn check_flat(
+    baseline: &FlatRows,
+    candidate: &FlatRows,
+    metric: Metric,
+    budget: Budget,
+) -> CheckOutcome {
     let options = DiffOptions {
         metric,
         order: DiffOrder::Pct,
         threshold: None,
     };
     CheckOutcome {
-        comparison: Comparison {
-            options,
-            rows: diff_rows(baseline, candidate, sel, &options),
-            warnings: Vec::new(),
-        },
+        comparison: diff_flat(baseline, candidate, &options),
         budget,
     }
 }

@@ -181,7 +181,21 @@ fn new_regions_fail_only_when_asked() {
 #[test]
 fn a_negative_budget_is_refused() {
     assert_eq!(Budget::new(-1.0, false), Err(BudgetError(-1.0)));
-    assert!(Budget::new(f64::NAN, false).is_err());
+    assert_eq!(
+        BudgetError(-1.0).to_string(),
+        "the maximum regression must be non-negative, not -1%"
+    );
+    // As the reference's `max_regression < 0`: NaN (which nothing exceeds) and -0 pass.
+    assert!(
+        Budget::new(f64::NAN, false).is_ok_and(|b| !b.violated_by(&DiffRow {
+            name: "x".into(),
+            a: Some(1.0),
+            b: Some(9.0),
+            delta: 8.0,
+            pct: Some(800.0),
+        }))
+    );
+    assert!(Budget::new(-0.0, false).is_ok());
     assert!(Budget::new(0.0, true).is_ok());
 }
 
@@ -220,4 +234,68 @@ fn gpu_time_over_twice_cpu_time_is_noted() {
         "{warning}"
     );
     assert_eq!(gpu_timing_warning(&rows[1..]), None);
+}
+
+/// A profile read to its index, with the percentiles read a region at a time from its
+/// events, compares as the full read does: the page's path gives the CLI's numbers.
+#[test]
+fn index_rows_with_percentiles_compare_as_a_full_read() {
+    let pairs: [(&[u8], &[u8]); 2] = [
+        (
+            include_bytes!("../../../tests/golden/c_trace/expected/profiling_data.h5"),
+            include_bytes!("../../../tests/golden/fortran/expected/profiling_data.h5"),
+        ),
+        (
+            include_bytes!(
+                "../../../tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5"
+            ),
+            include_bytes!("../../../tests/golden/merge_gzip/expected/merged.h5"),
+        ),
+    ];
+    for (before, after) in pairs {
+        index_compares_as_full(before, after);
+    }
+}
+
+fn index_compares_as_full(before: &[u8], after: &[u8]) {
+    use crate::analysis::load::{read_full, read_summary};
+    use crate::analysis::quantiles::region_percentiles;
+    use crate::hdf5lite::reader::File;
+    use crate::schema::EventReader;
+
+    let (before, after) = (
+        File::open(before).expect("a"),
+        File::open(after).expect("b"),
+    );
+    for sel in [Selection::all(), Selection::ranks(Some(vec![0]))] {
+        let from_index = |file: &File<&[u8]>| {
+            let index = read_summary(file).expect("index");
+            let reader = EventReader::open(file).expect("events");
+            FlatRows::of(&index, &sel).with_percentiles(|name| {
+                let region = index.region(name).expect("region");
+                region_percentiles(reader.as_ref(), region, sel.ranks.as_deref())
+            })
+        };
+        let (a, b) = (
+            from_index(&before).expect("a"),
+            from_index(&after).expect("b"),
+        );
+        let (full_a, full_b) = (
+            read_full(&before).expect("a"),
+            read_full(&after).expect("b"),
+        );
+        for metric in [Metric::P50, Metric::P95, Metric::P99] {
+            let options = DiffOptions {
+                metric,
+                ..DiffOptions::default()
+            };
+            let expected = diff(&full_a, &full_b, &sel, &options);
+            assert!(expected.rows.iter().any(|r| r.a.is_some() && r.b.is_some()));
+            assert_eq!(
+                diff_flat(&a, &b, &options).rows,
+                expected.rows,
+                "{metric:?}"
+            );
+        }
+    }
 }
