@@ -12,6 +12,7 @@
 //! Everything but [`ffi`] (the wasm exports and the one imported read function) builds and
 //! is tested natively, over files held in memory.
 
+pub mod compare;
 pub mod download;
 #[cfg(target_arch = "wasm32")]
 mod ffi;

@@ -2,6 +2,7 @@
 //! load balance and its heatmap cells, percentiles on demand, and the raw tree.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
@@ -9,7 +10,7 @@ use sp::analysis::balance::{rank_balance, Balance};
 use sp::analysis::events::{Loaded as Loaded_, RowSource};
 use sp::analysis::export::{Exporter, Format};
 use sp::analysis::overview::overview;
-use sp::analysis::quantiles::{calls_to_read, region_percentiles};
+use sp::analysis::quantiles::{calls_to_read, region_percentiles, Percentiles};
 use sp::analysis::report::{self, FileReport, ReportWriter};
 use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
 use sp::hdf5lite::reader::File;
@@ -93,6 +94,8 @@ pub struct Opened {
     report: RefCell<Option<(String, Rc<Report>)>>,
     /// The timeline, by the rank spec it was opened for.
     timeline: Option<(String, Timeline)>,
+    /// Percentiles read so far, by region and ranks.
+    percentiles: RefCell<HashMap<(String, Option<Vec<u32>>), Percentiles>>,
 }
 
 /// Rows as the report computes its overview from (start order, own times filled in) and
@@ -134,6 +137,7 @@ impl Opened {
             profile,
             report: RefCell::new(None),
             timeline: None,
+            percentiles: RefCell::default(),
         }
     }
 
@@ -383,20 +387,49 @@ impl Opened {
 
     /// One region's percentiles, read from its events.
     pub fn percentiles(&self, req: &Json) -> Answer {
-        let loaded = self.loaded()?;
         let opts = Options::from_request(req)?;
         let name = req["region"].as_str().unwrap_or_default();
-        let region = loaded
-            .head()
-            .and_then(|p| p.region(name))
-            .ok_or_else(|| format!("{} has no region {name:?}.", self.name))?;
-        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
-        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
-        let p = region_percentiles(reader.as_ref(), region, opts.ranks()).map_err(fail)?;
+        let (p, calls) = self.region_percentiles(name, opts.ranks())?;
         let mut answer = percentiles_json(&p);
         answer["region"] = json!(name);
-        answer["calls"] = json!(calls_to_read(region, opts.ranks()));
+        answer["calls"] = json!(calls);
         Ok(answer)
+    }
+
+    /// The percentiles of region `name`'s calls on `ranks` (all when `None`), read from
+    /// its events once and kept, and the number of calls they pool: what the region
+    /// table's index rows and a comparison's percentile metrics show.
+    pub fn region_percentiles(
+        &self,
+        name: &str,
+        ranks: Option<&[u32]>,
+    ) -> Result<(Percentiles, u64), String> {
+        let region = self
+            .head()?
+            .region(name)
+            .ok_or_else(|| format!("{} has no region {name:?}.", self.name))?;
+        let calls = calls_to_read(region, ranks);
+        let key = (name.to_string(), ranks.map(<[u32]>::to_vec));
+        if let Some(p) = self.percentiles.borrow().get(&key) {
+            return Ok((*p, calls));
+        }
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+        let p = region_percentiles(reader.as_ref(), region, ranks).map_err(fail)?;
+        self.percentiles.borrow_mut().insert(key, p);
+        Ok((p, calls))
+    }
+
+    /// The profile's index, else its whole read: one flat row per region.
+    pub fn head(&self) -> Result<&Profile, String> {
+        self.loaded()?
+            .head()
+            .ok_or_else(|| format!("{} has no rows to show.", self.name))
+    }
+
+    /// The file's name, as it was dropped.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 }
 

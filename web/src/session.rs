@@ -31,6 +31,9 @@
 //! - `timeline {file, ranks, t0, t1, width, first, count}` → the lanes (rank, depth), the
 //!   extent and, in the binary side buffer, the view's rectangles (see
 //!   [`crate::timeline`]); `timeline_at {file, lane, t}` → the call there.
+//! - `compare {file, other, metric, order, threshold, max_regression, fail_on_new, …}` →
+//!   the baseline `file` and the candidate `other` compared as `sp diff` and `sp check`
+//!   compare them (see [`crate::compare`]).
 //! - `io {file}` → reads and bytes so far; `close {file}`.
 //!
 //! Every answer about a file carries `io`, the file's read counters after the request.
@@ -48,7 +51,7 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 15] = [
+pub const OPS: [&str; 16] = [
     "open",
     "merge",
     "close",
@@ -64,6 +67,7 @@ pub const OPS: [&str; 15] = [
     "export",
     "timeline",
     "timeline_at",
+    "compare",
 ];
 
 /// Profiles with at most this many calls are read whole for their call tree. Building it
@@ -119,6 +123,13 @@ impl Session {
             let (label, compress) = crate::merge::options(req);
             return crate::merge::merge(dropped(req)?, label, compress, emit);
         }
+        if op == "compare" {
+            return crate::compare::compare(
+                self.opened(&req["file"])?,
+                self.opened(&req["other"])?,
+                req,
+            );
+        }
         let id = req["file"].as_u64().unwrap_or(u64::MAX);
         let slot = usize::try_from(id)
             .ok()
@@ -150,6 +161,15 @@ impl Session {
         }?;
         answer["io"] = opened.io();
         Ok(answer)
+    }
+
+    /// The open file a request names by id.
+    fn opened(&self, id: &Json) -> Result<&Opened, String> {
+        id.as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.files.get(i))
+            .and_then(Option::as_ref)
+            .ok_or_else(|| format!("No file {id} is open."))
     }
 
     #[cfg(target_arch = "wasm32")]
