@@ -80,7 +80,11 @@ SP.openFiles = async (list, how) => {
   SP.hideError();
   // Native traces are merged into a profile, with any per-rank profiles dropped with them.
   if (files.some((f) => /\.spt$/.test(f.name))) { SP.merge.ask(files); return; }
-  for (const file of files) await SP.openFile(file);
+  SP.opening = files.map((f) => f.name);
+  const opened = [];
+  for (const file of files) opened.push(await SP.openFile(file));
+  SP.opening = [];
+  SP.compare.afterOpen(opened);
 };
 
 SP.openFile = async (file, merged) => {
@@ -89,7 +93,7 @@ SP.openFile = async (file, merged) => {
   if (reply.error) {
     SP.showError(reply.error);
     SP.status('Could not open ' + file.name + '.');
-    return;
+    return null;
   }
   const info = reply.ok;
   SP.timing.opened = performance.now();
@@ -110,6 +114,7 @@ SP.openFile = async (file, merged) => {
   } else {
     SP.status('Opened ' + fs.name + ', an HDF5 file that is not a profile: its tree.');
   }
+  return fs;
 };
 
 // The index's table and overview, as soon as the file is open: the time the benchmark
@@ -215,6 +220,8 @@ SP.show = (view) => {
   for (const v of document.querySelectorAll('.view')) v.classList.toggle('active', v.dataset.view === view);
   // The filters shape the overview, the table and the ranks; not the metadata or the tree.
   SP.$('#filters').hidden = fs.info.kind !== 'profile' || view === 'metadata' || view === 'raw' || view === 'timeline';
+  SP.$('#f-mode').parentNode.hidden = view === 'compare';   // a comparison has no % columns
+  SP.compare.showOffer(fs);
   SP.refreshView(fs);
 };
 
@@ -386,7 +393,7 @@ SP.onKey = (e) => {
   if (e.key === '?') { SP.keymap(true); e.preventDefault(); return; }
   if (!fs) return;
   if ((e.key === 'e' || e.key === 'E') && !SP.$('#export').hidden) { SP.toggleExport(); e.preventDefault(); return; }
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare'];
   const n = Number(e.key);
   if (n >= 1 && n <= views.length) {
     const b = SP.$('#views').querySelector('[data-view="' + views[n - 1] + '"]');

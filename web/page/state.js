@@ -3,12 +3,14 @@
 // place once the same file is opened again (a page cannot reopen a file by itself):
 //   #file=run.h5&view=ranks&include=solve&exclude=&ranks=0-3&mode=coverage&sort=total
 //    &region=solve&rank=2&range=0-64&order=rank&tl=1000_5000&tlranks=0-3
+//    &cmpa=before.h5&cmpb=run.h5&metric=p95&threshold=5&budget=10&failnew=1&csort=pct
 // `region` and `rank` are the selection (table row, heatmap cell), `range` the heatmap's
 // visible ranks (positions in its rank order) and `order` that order, `tl` the timeline's
-// time range (ns) and `tlranks` its ranks.
+// time range (ns) and `tlranks` its ranks; the rest is the Compare view's (compare.js).
 SP.state = {
   pending: null,   // the hash read at start, waiting for its file
-  KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order', 'tl', 'tlranks'],
+  KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order', 'tl', 'tlranks',
+    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort'],
 };
 
 // The hash for the current file (empty when none is open).
@@ -29,6 +31,7 @@ SP.state.hash = (fs) => {
       p.set('tl', Math.round(fs.tl.t0) + '_' + Math.round(fs.tl.t1));
       if (fs.tl.ranks) p.set('tlranks', fs.tl.ranks);
     }
+    SP.compare.hash(fs, p);
   }
   return '#' + p.toString();
 };
@@ -59,7 +62,7 @@ SP.state.parse = (hash) => {
 
 // Puts a parsed state on a file just opened (the views then draw from it).
 SP.state.apply = (fs, s) => {
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare'];
   if (views.includes(s.view) && (fs.info.kind === 'profile' || s.view === 'raw')) fs.view = s.view;
   if (fs.info.kind !== 'profile') return;
   for (const k of ['include', 'exclude', 'ranks']) if (s[k] !== undefined) fs.opts[k] = s[k];
@@ -75,6 +78,7 @@ SP.state.apply = (fs, s) => {
   if (range && Number(range[2]) > Number(range[1])) {
     fs.heatView = { from: Number(range[1]), to: Number(range[2]), order: ['rank', 'total', 'region'].includes(s.order) ? s.order : 'rank' };
   }
+  SP.compare.apply(fs, s);
 };
 
 // At start: remember the link's place, and say which file it waits for.
@@ -102,6 +106,8 @@ SP.state.showPending = () => {
 SP.state.take = (fs) => {
   const s = SP.state.pending;
   if (!s) return;
+  // Files opened together: the link's file may be a later one of them.
+  if (s.file !== fs.name && (SP.opening || []).includes(s.file)) return;
   SP.state.pending = null;   // another file was chosen: the link's place is dropped
   SP.state.showPending();
   if (s.file !== fs.name) return;
