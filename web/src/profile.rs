@@ -95,8 +95,11 @@ pub struct Opened {
     /// The timeline, by the rank spec it was opened for.
     timeline: Option<(String, Timeline)>,
     /// Percentiles read so far, by region and ranks.
-    percentiles: RefCell<HashMap<(String, Option<Vec<u32>>), Percentiles>>,
+    percentiles: RefCell<HashMap<PercentilesKey, Percentiles>>,
 }
+
+/// A region's name and the ranks its percentiles pool (`None`: every rank).
+type PercentilesKey = (String, Option<Vec<u32>>);
 
 /// Rows as the report computes its overview from (start order, own times filled in) and
 /// their load balance.

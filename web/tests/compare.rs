@@ -89,7 +89,12 @@ fn compare_answers_as_the_library_over_the_cli_reads() {
                     assert_eq!(g["name"], w.name);
                     assert_eq!(g["a"], number(w.a), "{} {metric:?}", w.name);
                     assert_eq!(g["b"], number(w.b), "{} {metric:?}", w.name);
-                    assert_eq!(g["delta"], number(Some(w.delta)), "{path_a} {} {metric:?}", w.name);
+                    assert_eq!(
+                        g["delta"],
+                        number(Some(w.delta)),
+                        "{path_a} {} {metric:?}",
+                        w.name
+                    );
                     assert_eq!(g["pct"], number(w.pct));
                 }
                 assert_eq!(
