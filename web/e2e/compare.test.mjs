@@ -150,9 +150,12 @@ test('a budget that passes and one that fails, a threshold, and sorting', async 
   const byName = JSON.parse(sp(['diff', C_TRACE, FORTRAN, '--metric', 'p95', '--threshold', '5', '--sort', 'name', '--format', 'json'], ROOT));
   assert.deepEqual((await domRows(page)).map((r) => r.name), byName.rows.map((r) => r.name));
   await page.click('#compare-table th[data-sort="b"]');
+  await compared(page);
   const byB = (await domRows(page)).map((r) => r.b);
+  assert.equal(byB.length, 4);
   assert.deepEqual(byB, byB.slice().sort((x, y) => y - x));
   await page.click('#compare-table th[data-sort="b"]');
+  await compared(page);
   assert.deepEqual((await domRows(page)).map((r) => r.b), byB.slice().reverse());
   // A negative budget is refused, in the words of the library.
   await set(page, '#compare-budget', '-1');
