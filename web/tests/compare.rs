@@ -2,26 +2,15 @@
 //! rows, only-in lists and verdict are those of the library's `diff` and `check` over the
 //! reads `sp diff` and `sp check` make (the index; every call for the percentiles).
 
+mod support;
+
 use serde_json::{json, Value as Json};
 use sp::analysis::compare::{check, diff, Budget, DiffOptions, DiffOrder, Metric};
 use sp::analysis::Selection;
 use sp::hdf5lite::reader::File;
 use sp_web::source::Bytes;
 use sp_web::Session;
-
-fn golden(path: &str) -> Vec<u8> {
-    let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-fn ask(session: &mut Session, req: Json) -> Result<Json, String> {
-    let mut bin = Vec::new();
-    let answer: Json = serde_json::from_str(&session.call(&req.to_string(), &mut bin)).unwrap();
-    match answer.get("ok") {
-        Some(ok) => Ok(ok.clone()),
-        None => Err(answer["error"].as_str().unwrap_or_default().to_string()),
-    }
-}
+use support::{ask, golden};
 
 /// A value as the answer carries it: written, then parsed back as the answer was (serde's
 /// parser may differ from the browser's in the last bit; both read the same text).

@@ -1,26 +1,15 @@
 //! The page's requests answered natively, over golden files held in memory: what each kind
 //! of file opens as, the error sentences, and the rows of the index and of the call tree.
 
+mod support;
+
 use serde_json::{json, Value as Json};
 use sp::analysis::{load, region_rows, RowOptions, Selection};
 use sp::hdf5lite::reader::File;
 use sp::schema::Profile;
 use sp_web::source::Bytes;
 use sp_web::Session;
-
-fn golden(path: &str) -> Vec<u8> {
-    let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-fn ask(session: &mut Session, req: Json) -> Result<Json, String> {
-    let mut bin = Vec::new();
-    let answer: Json = serde_json::from_str(&session.call(&req.to_string(), &mut bin)).unwrap();
-    match answer.get("ok") {
-        Some(ok) => Ok(ok.clone()),
-        None => Err(answer["error"].as_str().unwrap_or_default().to_string()),
-    }
-}
+use support::{ask, golden};
 
 #[test]
 fn a_profile_opens_from_its_index_then_reads_its_tree() {
