@@ -226,6 +226,7 @@ impl Opened {
                 size,
                 profile,
                 rows: &rows,
+                rows_from_calls: profile.has_events(),
             })
             .and_then(|()| report.finish())
             .map_err(|e| format!("Writing the CSV of {} failed: {e}.", self.name))
