@@ -98,8 +98,8 @@ test('lanes of any ranks, nested calls stacked, from the heatmap and the table',
   assert.deepEqual([fit.aligned, fit.checked], [true, true]);
   assert.deepEqual(fit.extent, [lo, lo + longest]);
   assert.ok(Math.abs(fit.view[0] - (lo - 0.02 * longest)) < 1 && Math.abs(fit.view[1] - (lo + 1.02 * longest)) < 1, JSON.stringify(fit));
-  // The calls are wide enough to read: most are named inside their rectangle.
-  const wide = await page.evaluate(() => { const r = SP.current.tl.rects; let n = 0; for (let k = 0; k < r.length; k += 5) if (r[k + 1] - r[k] > 28) n++; return n; });
+  // The calls are wide enough to read: many are named inside their rectangle (over 36 px).
+  const wide = await page.evaluate(() => { const r = SP.current.tl.rects; let n = 0; for (let k = 0; k < r.length; k += 5) if (r[k + 1] - r[k] > 36) n++; return n; });
   assert.ok(wide >= 30, `${wide} calls wide enough for a label`);
   await themed(page, '10-timeline-small-fit');
   await zoomIn(page, 2, 100);

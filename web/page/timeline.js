@@ -46,7 +46,7 @@ TL.render = (fs, root) => {
       SP.el('label', { class: 'tl-check', title: 'Draw each rank from its own first call (on by itself when the ranks ran one after another)' }, align, 'align ranks'),
       st.region ? SP.el('span', { class: 'muted' }, 'highlighting ', SP.el('strong', { text: st.region }), ' ', SP.el('a', { class: 'anchor', text: 'clear', onclick: () => { st.region = null; TL.draw(fs); } })) : null,
       SP.el('span', { class: 'muted', id: 'tl-info' }),
-      SP.el('span', { class: 'muted', title: 'A click on a merged block (hatched: many calls) zooms to it', text: 'W/S, wheel: zoom · A/D, drag: pan · ↑↓: lanes · click: select' })),
+      SP.el('span', { class: 'muted', title: 'A click on a merged block (pale, with a band at its foot: many calls) zooms to it', text: 'W/S, wheel: zoom · A/D, drag: pan · ↑↓: lanes · click: select' })),
     SP.el('div', { class: 'tl-wrap' }, canvas, tip),
     SP.el('p', { class: 'hint small', id: 'tl-call' }));
   TL.bind(fs, canvas);
@@ -105,7 +105,8 @@ TL.request = async (fs) => {
 // The colour of region `id` (its index in the profile's region table): golden-angle hues,
 // so neighbours differ and the same region has the same colour in every lane and on every
 // load; lighter in the light theme. A merged block (many calls, `merged`) takes its
-// dominant region's hue, paler and greyer, so it reads apart from one call. The one colour
+// dominant region's hue, paler and greyer (with a band of the full colour at its foot), so
+// it reads apart from one call. The one colour
 // function of the page: use it wherever a region needs a colour.
 SP.regionColor = (id, dark, merged) => {
   const key = (dark ? 'd' : 'l') + (merged ? 'm' : 'c') + id;
@@ -121,21 +122,8 @@ SP.regionColor = (id, dark, merged) => {
 };
 TL.palette = new Map();
 
-// Diagonal hatching laid over merged blocks, one pattern per theme.
-TL.hatch = (ctx, dark) => {
-  const key = dark ? 'dark' : 'light';
-  TL.hatches = TL.hatches || {};
-  if (!TL.hatches[key]) {
-    const tile = document.createElement('canvas');
-    tile.width = tile.height = 6;
-    const t = tile.getContext('2d');
-    t.strokeStyle = dark ? 'rgba(255,255,255,0.16)' : 'rgba(0,0,0,0.13)';
-    t.lineWidth = 1.2;
-    t.beginPath(); t.moveTo(-1, 7); t.lineTo(7, -1); t.moveTo(-1, 1); t.lineTo(1, -1); t.moveTo(5, 7); t.lineTo(7, 5); t.stroke();
-    TL.hatches[key] = ctx.createPattern(tile, 'repeat');
-  }
-  return TL.hatches[key];
-};
+// A count with thousands separators (toLocaleString is slow for a label per shape).
+TL.count = (n) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
 // `text` cut to `max` pixels with an ellipsis ('' when fewer than three letters fit).
 TL.fit = (ctx, text, max) => {
@@ -191,45 +179,44 @@ TL.draw = (fs) => {
   ctx.fillStyle = v('--border');
   for (const [, x] of ticks) ctx.fillRect(Math.round(x), TL.AXIS, 1, h - TL.AXIS);
   // The shapes, grouped by colour (a call's region, or a merged block's dominant region):
-  // one path and one fill per colour, the others dimmed when a region is highlighted.
+  // one fill style per colour, the others dimmed when a region is highlighted.
   const highlight = st.region === null ? -1 : regions.indexOf(st.region);
   const r = st.rects;
   const groups = new Map();
   const labels = [];
-  const merged = [];
+  const group = (key) => {
+    let g = groups.get(key);
+    if (!g) { g = []; groups.set(key, g); }
+    return g;
+  };
   for (let k = 0; k < r.length; k += 5) {
     const y = TL.AXIS + (r[k + 2] - st.first) * TL.LANE;
     if (y > h || y < TL.AXIS) continue;
     const x0 = TL.LABEL + Math.max(-1, r[k]);
     const x1 = TL.LABEL + Math.min(width + 1, r[k + 1]);
     if (x1 <= TL.LABEL) continue;
-    const many = r[k + 4] > 1;
-    const key = r[k + 3] * 2 + (many ? 1 : 0);
-    let g = groups.get(key);
-    if (!g) { g = []; groups.set(key, g); }
+    const region = r[k + 3];
     // A pixel between neighbours once they are wide enough to show one.
     const wide = x1 - x0;
-    g.push(x0, y + 1, Math.max(1, wide - (wide > 3 ? 1 : 0)));
-    if (many) merged.push(x0, y + 1, Math.max(1, wide - (wide > 3 ? 1 : 0)));
-    if (wide > 28) labels.push(k, x0, y, wide);
+    const w = Math.max(1, wide - (wide > 3 ? 1 : 0));
+    if (r[k + 4] > 1) {
+      // A merged block: its dominant region's pale colour, with a band of the full
+      // colour along its foot.
+      group(region * 2 + 1).push(x0, y + 1, w, TL.LANE - 5);
+      group(region * 2).push(x0, y + TL.LANE - 4, w, 3);
+    } else {
+      group(region * 2).push(x0, y + 1, w, TL.LANE - 2);
+    }
+    if (wide > 36) labels.push(k, x0, y, wide);
   }
-  const path = (list) => {
-    ctx.beginPath();
-    for (let i = 0; i < list.length; i += 3) ctx.rect(list[i], list[i + 1], list[i + 2], TL.LANE - 2);
-  };
+  // (fillRect, not one path of rects: the browser paints rectangles faster.)
   for (const [key, list] of groups) {
     const region = key >> 1;
     ctx.globalAlpha = highlight >= 0 && region !== highlight ? 0.25 : 1;
     ctx.fillStyle = SP.regionColor(region, dark, key & 1);
-    path(list);
-    ctx.fill();
+    for (let i = 0; i < list.length; i += 4) ctx.fillRect(list[i], list[i + 1], list[i + 2], list[i + 3]);
   }
   ctx.globalAlpha = 1;
-  if (merged.length) {
-    ctx.fillStyle = TL.hatch(ctx, dark);
-    path(merged);
-    ctx.fill();
-  }
   // Names inside shapes wide enough, cut with an ellipsis; "×N" on merged blocks.
   ctx.font = '11px ' + v('--sans');
   ctx.textBaseline = 'middle';
@@ -238,7 +225,7 @@ TL.draw = (fs) => {
     const k = labels[i];
     const region = r[k + 3];
     const calls = r[k + 4];
-    const name = regions[region] + (calls > 1 ? ' ×' + calls.toLocaleString('en-US') : '');
+    const name = regions[region] + (calls > 1 ? ' ×' + TL.count(calls) : '');
     const x = Math.max(labels[i + 1], TL.LABEL) + 4;
     const text = TL.fit(ctx, name, labels[i + 1] + labels[i + 3] - x - 4);
     if (!text) continue;
