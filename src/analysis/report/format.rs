@@ -2,6 +2,8 @@
 //! (`.6g`, `.3g`, `.3e`), counts with k/M/B suffixes, the tree prefix of nested rows, and
 //! the cutting and wrapping that fit a table into a terminal.
 
+pub(crate) use crate::analysis::units::python_g;
+
 pub(crate) fn fmt_dur(v: Option<f64>, decimals: usize) -> String {
     v.map_or("-".into(), |v| format!("{v:.decimals$}"))
 }
@@ -54,39 +56,6 @@ pub(crate) fn fmt_sci(v: f64) -> String {
 /// Python's `format(x, ".6g")`.
 pub(crate) fn python_g6(x: f64) -> String {
     python_g(x, 6)
-}
-
-/// Python's `format(x, ".{precision}g")`: `precision` significant digits, fixed notation
-/// for decimal exponents from -4 up to `precision - 1`, else scientific with a signed
-/// two-digit exponent; trailing zeros dropped. Rounding is Python's (to nearest, ties to
-/// even, on the exact binary value), which Rust's formatting shares.
-pub(crate) fn python_g(x: f64, precision: usize) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x < 0.0 { "-inf" } else { "inf" }.into();
-    }
-    let digits = precision.max(1);
-    // The exponent after rounding to `digits` significant digits decides the notation.
-    let sci = format!("{x:.*e}", digits - 1);
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let trim = |t: &str| -> String {
-        if t.contains('.') {
-            t.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            t.to_string()
-        }
-    };
-    let digits = i32::try_from(digits).unwrap_or(i32::MAX);
-    if (-4..digits).contains(&exp) {
-        let decimals = usize::try_from(digits - 1 - exp).unwrap_or(0);
-        trim(&format!("{x:.decimals$}"))
-    } else {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
-    }
 }
 
 pub(crate) fn tree_prefix(depth: usize) -> String {
