@@ -2,8 +2,6 @@
 //! 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
 //! they come in start order, and the first and last calls.
 
-use crate::analysis::numeric::seconds;
-
 /// The call that starts first and the one that ends last (their (time, duration), the
 /// first of equals kept), the earliest start, and whether any call nests in its own region.
 #[derive(Debug, Clone, Copy)]
@@ -41,6 +39,19 @@ impl Bounds {
         self.start = self.start.min(later.start);
         self.recursive |= later.recursive;
     }
+
+    /// Takes in one call (start, end and duration in seconds) after these: the
+    /// [`merge`](Bounds::merge) of its bounds.
+    pub(super) fn add(&mut self, start: f64, end: f64, duration: f64, recursive: bool) {
+        if self.first.is_none_or(|(f, _)| start < f) {
+            self.first = Some((start, duration));
+        }
+        if self.last.is_none_or(|(l, _)| end > l) {
+            self.last = Some((end, duration));
+        }
+        self.start = self.start.min(start);
+        self.recursive |= recursive;
+    }
 }
 
 /// Durations in ns, as `u32` while every one fits.
@@ -57,6 +68,19 @@ impl Default for Durations {
 }
 
 impl Durations {
+    pub(super) fn with_capacity(n: usize) -> Self {
+        Durations::Narrow(Vec::with_capacity(n))
+    }
+
+    /// Gives back the room of a vector less than half full.
+    pub(super) fn shrink(&mut self) {
+        match self {
+            Durations::Narrow(v) if v.capacity() / 2 > v.len() => v.shrink_to_fit(),
+            Durations::Wide(v) if v.capacity() / 2 > v.len() => v.shrink_to_fit(),
+            _ => {}
+        }
+    }
+
     pub(super) fn len(&self) -> usize {
         match self {
             Durations::Narrow(v) => v.len(),
@@ -78,6 +102,7 @@ impl Durations {
         }
     }
 
+    /// Adds `other`'s durations after these (widening both where either is wide).
     pub(super) fn append(&mut self, other: Durations) {
         match (&mut *self, other) {
             (Durations::Narrow(a), Durations::Narrow(b)) => a.extend_from_slice(&b),
@@ -88,13 +113,6 @@ impl Durations {
                 wide.extend_from_slice(&b);
                 *self = Durations::Wide(wide);
             }
-        }
-    }
-
-    pub(super) fn seconds(&self) -> Vec<f64> {
-        match self {
-            Durations::Narrow(v) => v.iter().map(|&d| seconds(i64::from(d))).collect(),
-            Durations::Wide(v) => v.iter().map(|&d| seconds(d)).collect(),
         }
     }
 }
