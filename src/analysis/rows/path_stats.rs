@@ -1,5 +1,5 @@
-//! What a call path keeps of its calls while the call tree streams: the durations (as
-//! 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
+//! What a call path keeps of its calls while the call tree streams: the durations and own
+//! times (as 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
 //! they come in start order, and the first and last calls.
 
 /// The call that starts first and the one that ends last (their (time, duration), the
@@ -99,6 +99,35 @@ impl Durations {
                 }
             },
             Durations::Wide(v) => v.push(d),
+        }
+    }
+
+    /// Replaces the value at `i` (if there is one) by `d`.
+    pub(super) fn set(&mut self, i: usize, d: i64) {
+        if let Durations::Narrow(v) = self {
+            match (u32::try_from(d), v.get_mut(i)) {
+                (Ok(d), Some(x)) => {
+                    *x = d;
+                    return;
+                }
+                (Ok(_), None) => return,
+                (Err(_), _) => *self = Durations::Wide(v.iter().map(|&x| i64::from(x)).collect()),
+            }
+        }
+        if let Durations::Wide(v) = self {
+            if let Some(x) = v.get_mut(i) {
+                *x = d;
+            }
+        }
+    }
+
+    /// Calls `f` with [`seconds`](crate::analysis::numeric::seconds) of each value, in
+    /// order.
+    pub(super) fn each_seconds(&self, mut f: impl FnMut(f64)) {
+        use crate::analysis::numeric::seconds;
+        match self {
+            Durations::Narrow(v) => v.iter().for_each(|&d| f(seconds(i64::from(d)))),
+            Durations::Wide(v) => v.iter().for_each(|&d| f(seconds(d))),
         }
     }
 

@@ -299,7 +299,7 @@ impl Entries {
             parent,
             region,
             durations: Durations::with_capacity(calls),
-            exclusive: Vec::with_capacity(calls),
+            exclusive: Durations::with_capacity(calls),
             ..RankPath::default()
         });
         self.children.push(Vec::new());
@@ -314,7 +314,7 @@ pub(super) struct RankPath {
     pub(super) region: u32,
     pub(super) durations: Durations,
     /// Own time of every call, seconds, in order (folded across ranks in rank order).
-    pub(super) exclusive: Vec<f64>,
+    pub(super) exclusive: Durations,
     /// GPU time of every call of a row with GPU timing, ns, in order.
     pub(super) gpu: Vec<i64>,
     pub(super) coverage: Coverage,
@@ -331,7 +331,7 @@ impl RankPath {
         let start = seconds(start) - origin;
         let end = seconds(end) - origin;
         self.durations.push(duration_ns);
-        self.exclusive.push(0.0);
+        self.exclusive.push(0);
         if let Some(g) = gpu {
             self.gpu.push(g);
         }
@@ -345,9 +345,7 @@ impl RankPath {
 
     /// Records the own time (ns) of the call in `slot`.
     fn close_call(&mut self, slot: usize, exclusive: i64) {
-        if let Some(x) = self.exclusive.get_mut(slot) {
-            *x = seconds(exclusive);
-        }
+        self.exclusive.set(slot, exclusive);
     }
 }
 

@@ -111,13 +111,11 @@ impl TreeRows {
             let row = &mut self.paths[g as usize];
             row.calls += p.durations.len() as u64;
             row.durations.append(p.durations);
-            let mut exclusive = p.exclusive.iter().copied();
-            if row.exclusive.is_none() {
-                row.exclusive = exclusive.next();
-            }
-            if let Some(e) = &mut row.exclusive {
-                *e = exclusive.fold(*e, |e, x| e + x);
-            }
+            // Python's sum, left to right over the ranks' own times in order.
+            let mut exclusive = row.exclusive;
+            p.exclusive
+                .each_seconds(|x| exclusive = Some(exclusive.map_or(x, |e| e + x)));
+            row.exclusive = exclusive;
             row.gpu.extend_from_slice(&p.gpu);
             row.coverage += p.coverage.length;
             row.totals.push(p.total.unwrap_or(0.0));
