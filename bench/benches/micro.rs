@@ -1,7 +1,8 @@
 //! Micro-benchmarks of the stages of `sp convert`, on generated workload data:
 //! trace parsing with timestamp decoding, summary statistics, schema-3 encoding, deflate of
-//! one shuffled 64 KiB chunk with the available backends, and decoding one 8 KiB event chunk
-//! through each compression filter the reader undoes.
+//! one shuffled 64 KiB chunk with the available backends, decoding one 8 KiB event chunk
+//! through each compression filter the reader undoes, and `sp inspect`'s per-rank call
+//! tree job and percentile selection.
 //!
 //! `cargo bench -p sp-bench` (add `-- parse` etc. to pick a group).
 
@@ -214,5 +215,44 @@ fn filters(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, parse, statistics, encoding, deflate, filters);
+/// The streamed call tree of `sp inspect`: one rank's job (its calls read, ordered and
+/// folded into their call paths) on W2 at 0.1 scale (50 regions × 4,000 calls), and the
+/// percentiles of one W2 row's durations by the histogram selection.
+fn inspect(c: &mut Criterion) {
+    use sp::analysis::rows::{RowOptions, TreeJobs};
+    use sp::analysis::{load, quantiles, Selection};
+    use sp::hdf5lite::reader::File;
+    use sp::schema::EventReader;
+
+    let spec = Spec::named("W2").expect("W2 exists").scaled(0.1);
+    let one_rank = Spec { ranks: 1, ..spec };
+    let bytes = {
+        let file = schema::write::to_hdf5(&profile(&one_rank)).expect("encodable profile");
+        let mut out = Vec::new();
+        file.finish(&mut out).expect("writing to a Vec");
+        out
+    };
+    let file = File::open(&bytes[..]).expect("the profile just written");
+    let index = load::read_for_jobs(&file).expect("readable profile");
+    let reader = EventReader::open(&file).expect("readable events");
+    let jobs = TreeJobs::plan(&index, &Selection::all(), RowOptions::default())
+        .expect("the whole tree streams");
+    let calls = u64::from(spec.regions) * spec.calls;
+    let mut g = c.benchmark_group("inspect");
+    g.throughput(Throughput::Elements(calls));
+    g.bench_function("tree/W2 rank at 0.1 (200k calls)", |b| {
+        b.iter(|| jobs.run(0, reader.as_ref()).map(black_box))
+    });
+    let durations: Vec<i64> = Timeline::new(&Spec::named("W2").expect("W2 exists"), 1, 0)
+        .calls(0)
+        .map(|(s, e)| e - s)
+        .collect();
+    g.throughput(Throughput::Elements(durations.len() as u64));
+    g.bench_function("percentiles/W2 row (40k calls)", |b| {
+        b.iter(|| quantiles::of_durations(black_box(&durations)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse, statistics, encoding, deflate, filters, inspect);
 criterion_main!(benches);

@@ -22,8 +22,16 @@ pub fn mean(x: &[f64]) -> Option<f64> {
 /// `np.std` (population) of a float64 array; `None` when empty.
 pub fn std(x: &[f64]) -> Option<f64> {
     let m = mean(x)?;
-    let squares: Vec<f64> = x.iter().map(|v| (v - m) * (v - m)).collect();
-    Some((sum(&squares) / x.len() as f64).sqrt())
+    Some(std_about(&mut x.to_vec(), m))
+}
+
+/// [`std`] of `x` given its [`mean`] `m`, the squared deviations computed in `x` itself
+/// (which is overwritten): no second copy of a large array.
+pub fn std_about(x: &mut [f64], m: f64) -> f64 {
+    for v in x.iter_mut() {
+        *v = (*v - m) * (*v - m);
+    }
+    (sum(x) / x.len() as f64).sqrt()
 }
 
 /// `np.percentile(x, q)` with the default linear method; `None` when empty.

@@ -1,7 +1,7 @@
 //! p50, p95 and p99 as `np.percentile` gives them (see
 //! [`percentile_sorted`](super::numeric::percentile_sorted)), without sorting: the few order
-//! statistics numpy's linear method reads are selected ([`by_selection`]) in the values
-//! held, or, for one region's calls read from the event columns on demand
+//! statistics numpy's linear method reads are selected ([`by_selection`],
+//! [`of_durations`]) in the values held, or, for one region's calls read from the event columns on demand
 //! ([`region_percentiles`]), in bounded memory whatever the region's size: up to
 //! [`IN_MEMORY_CALLS`] calls are held in memory; larger regions are read in blocks several
 //! times, narrowing down the needed order statistics 16 bits at a time.
@@ -132,7 +132,7 @@ fn percentiles_in<R: ReadAt>(
     if n <= in_memory {
         let mut all: Vec<i64> = Vec::new();
         source.each_block(|d| all.extend_from_slice(d))?;
-        return Ok(by_selection(&mut all, i64::cmp, seconds));
+        return Ok(of_durations(&all));
     }
     let (positions, wanted) = order_positions(last);
     let values = select(&source, &wanted)?;
@@ -194,6 +194,70 @@ pub fn by_selection<T: Copy>(
         found.push(v);
         from = k + 1;
     }
+    let at = |k: u64| seconds(found[wanted.binary_search(&k).unwrap_or(0)]);
+    interpolated(last, &positions, at)
+}
+
+/// Buckets of the histogram [`of_durations`] counts the values in.
+const HISTOGRAM_BITS: u32 = 16;
+
+/// p50, p95 and p99 of durations in ns as `np.percentile` gives them over [`seconds`] of
+/// each, without reordering or copying them: one pass finds the range, a second counts the
+/// values in 65,536 equal buckets of it, which names the bucket and the rank within it of
+/// every order statistic numpy's linear method reads, and a third gathers those few
+/// buckets' values to select them there. Where the range is under 65,536 ns every bucket
+/// holds one value and the third pass is skipped.
+pub fn of_durations<T: Copy + Into<i64>>(values: &[T]) -> Percentiles {
+    let Some(last) = (values.len() as u64).checked_sub(1) else {
+        return Percentiles::default();
+    };
+    let (positions, wanted) = order_positions(last);
+    let mut min = i64::MAX;
+    let mut max = i64::MIN;
+    for &v in values {
+        let v: i64 = v.into();
+        min = min.min(v);
+        max = max.max(v);
+    }
+    let range = max.abs_diff(min);
+    let shift = (u64::BITS - range.leading_zeros()).saturating_sub(HISTOGRAM_BITS);
+    let bucket = |v: T| (v.into().abs_diff(min) >> shift) as usize;
+    let mut counts = vec![0u64; (range >> shift) as usize + 1];
+    for &v in values {
+        counts[bucket(v)] += 1;
+    }
+    // Per wanted position: its bucket and its rank among the bucket's values.
+    let mut places: Vec<(usize, u64)> = Vec::with_capacity(wanted.len());
+    let (mut b, mut below) = (0usize, 0u64);
+    for &k in &wanted {
+        while below + counts[b] <= k {
+            below += counts[b];
+            b += 1;
+        }
+        places.push((b, k - below));
+    }
+    let found: Vec<i64> = if shift == 0 {
+        places.iter().map(|&(b, _)| min + b as i64).collect()
+    } else {
+        let mut buckets: Vec<usize> = places.iter().map(|p| p.0).collect();
+        buckets.dedup();
+        let mut gathered: Vec<Vec<i64>> = buckets
+            .iter()
+            .map(|&b| Vec::with_capacity(counts[b] as usize))
+            .collect();
+        for &v in values {
+            if let Ok(i) = buckets.binary_search(&bucket(v)) {
+                gathered[i].push(v.into());
+            }
+        }
+        places
+            .iter()
+            .map(|&(b, r)| {
+                let i = buckets.binary_search(&b).unwrap_or(0);
+                *gathered[i].select_nth_unstable(r as usize).1
+            })
+            .collect()
+    };
     let at = |k: u64| seconds(found[wanted.binary_search(&k).unwrap_or(0)]);
     interpolated(last, &positions, at)
 }
@@ -315,6 +379,36 @@ mod tests {
             let mut secs: Vec<f64> = durations.iter().map(|&d| seconds(d)).collect();
             secs.sort_by(f64::total_cmp);
             proptest::prop_assert_eq!(bits(got), bits(oracle(&secs)));
+        }
+    }
+
+    proptest::proptest! {
+        /// The histogram's selection gives the bits numpy's sort-then-interpolate gives:
+        /// ties, negatives and zeros, ranges under and over the histogram's width, one
+        /// bucket crowded by an outlier, every size from 1.
+        #[test]
+        fn histogram_selection_equals_sorting(
+            narrow in proptest::collection::vec(-3i64..40, 1..400),
+            wide in proptest::collection::vec(-1_000_000i64..5_000_000_000, 1..400),
+            extreme in proptest::collection::vec(proptest::num::i64::ANY, 1..50),
+            outlier in 0i64..i64::MAX,
+        ) {
+            let mut crowded = narrow.clone();
+            crowded.push(outlier);
+            for durations in [narrow, wide, extreme, crowded] {
+                proptest::prop_assert_eq!(of_durations(&durations), numpy(&durations));
+                let narrowed: Vec<u32> = durations.iter().map(|&d| d.unsigned_abs() as u32).collect();
+                let widened: Vec<i64> = narrowed.iter().map(|&d| i64::from(d)).collect();
+                proptest::prop_assert_eq!(of_durations(&narrowed), numpy(&widened));
+            }
+        }
+    }
+
+    #[test]
+    fn histogram_selection_of_nothing_and_of_one() {
+        assert_eq!(of_durations::<i64>(&[]), Percentiles::default());
+        for one in [0, -7, i64::MAX, i64::MIN] {
+            assert_eq!(of_durations(&[one]), numpy(&[one]));
         }
     }
 

@@ -222,7 +222,8 @@ fn flat_jobs(
     Ok(jobs.finish(results.into_iter().map(|r| r.1).collect()))
 }
 
-/// The ranks' trees are folded here in rank order as they finish.
+/// The ranks' trees are folded here in rank order as they finish; then each call path's
+/// row is computed on every core too.
 fn tree_jobs(
     profile: &Profile,
     reader: &EventReader<'_, LocalFile>,
@@ -238,7 +239,16 @@ fn tree_jobs(
         |job| jobs.run(job, Some(reader)),
         |job, tree| rows.add(&jobs, job, tree),
     )?;
-    rows.finish(&jobs, Some(reader))
+    let Some(paths) = rows.paths(&jobs) else {
+        return Ok(None);
+    };
+    let mut path_rows = vec![RegionRow::default(); paths.len()];
+    on_threads(
+        paths.len(),
+        |i| Ok(paths.run(i)),
+        |i, row| path_rows[i] = row,
+    )?;
+    paths.finish(path_rows, Some(reader)).map(Some)
 }
 
 fn row_options(options: &ReportOptions) -> RowOptions {

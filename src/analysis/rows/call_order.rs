@@ -1,78 +1,242 @@
 //! The order the reference nests one rank's calls in: start ascending, end descending, ties
-//! kept in the order given (region order, then position in the row) — a stable sort, done
-//! as one counting pass into start buckets and a small stable sort per bucket, which is
-//! several times faster than a comparison sort of millions of calls.
+//! kept in the order given (region order, then position in the row) — the stable sort of
+//! the calls listed row after row. Each call is named by an id that packs its row and its
+//! position; the ids are ordered by a least-significant-digit radix sort of `(start − min)`
+//! above the id's bits (stable, so equal starts keep id order), then runs of equal starts
+//! are put in end-descending order. A few linear passes over 8-byte keys instead of a
+//! comparison sort of millions of calls; a rank whose starts span too many bits to share a
+//! `u64` with the id falls back to the comparison sort.
 
-/// One call of a rank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) struct Call {
-    pub start: i64,
-    pub end: i64,
-    /// The row (in the job's row order) and the call's position in it.
-    pub row: u32,
-    pub index: u32,
+/// How a call's id packs its row (high bits) and its position in the row (low bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct CallIds {
+    pos_bits: u32,
+    /// The bits of an id: row and position.
+    bits: u32,
 }
 
-/// Buckets hold about this many calls on average.
-const PER_BUCKET: usize = 8;
+impl CallIds {
+    /// Ids for `rows` rows of at most `longest` calls each.
+    fn new(rows: usize, longest: usize) -> Self {
+        let width = |n: usize| usize::BITS - n.saturating_sub(1).leading_zeros();
+        let pos_bits = width(longest);
+        CallIds {
+            pos_bits,
+            bits: pos_bits + width(rows),
+        }
+    }
 
-/// Buckets up to this size are sorted by insertion.
-const INSERTION: usize = 24;
+    fn id(self, row: usize, pos: usize) -> u64 {
+        ((row as u64) << self.pos_bits) | pos as u64
+    }
 
-fn before(a: &Call, b: &Call) -> bool {
-    a.start < b.start || (a.start == b.start && a.end > b.end)
+    /// The row of an id (its index in the rows sorted).
+    pub(super) fn row(self, id: u64) -> usize {
+        (id >> self.pos_bits) as usize
+    }
+
+    /// The position of an id's call in its row.
+    pub(super) fn pos(self, id: u64) -> usize {
+        (id & ((1u64 << self.pos_bits) - 1)) as usize
+    }
 }
 
-/// `calls` in the reference's order (the stable sort by start ascending, end descending).
-pub(super) fn sort(calls: Vec<Call>) -> Vec<Call> {
-    let n = calls.len();
-    let (Some(min), Some(max)) = (
-        calls.iter().map(|c| c.start).min(),
-        calls.iter().map(|c| c.start).max(),
-    ) else {
-        return calls;
-    };
+/// Digits of at most this many bits per radix pass (2,048 buckets: the counts stay in L1).
+const DIGIT: u32 = 11;
+
+/// Runs of equal starts up to this long are ordered by insertion.
+const INSERTION: usize = 16;
+
+/// The ids of the calls of rows `starts[r]` / `ends[r]` (each pair of equal length), in the
+/// reference's order: start ascending, end descending, then row, then position; and each
+/// call's (start, end) in that order, gathered in one tight pass (whose cache misses
+/// overlap) so the caller reads them in sequence.
+pub(super) fn sort(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>, Vec<(i64, i64)>) {
+    if let Some(sorted) = by_windows(starts, ends) {
+        return sorted;
+    }
+    let (ids, order) = sort_ids(starts, ends);
+    let spans = order
+        .iter()
+        .map(|&id| {
+            let (r, i) = (ids.row(id), ids.pos(id));
+            (starts[r][i], ends[r][i])
+        })
+        .collect();
+    (ids, order, spans)
+}
+
+/// Calls per window of [`by_windows`], on average: their keys stay in the L1 and L2
+/// caches while they are sorted.
+const WINDOW: usize = 4096;
+
+/// [`sort`] where every row is in start order (as the writer stores them): the time range
+/// is cut into windows of about [`WINDOW`] calls, each window's calls are taken from the
+/// front of every row and radix-sorted on their own, and the windows follow one another;
+/// `None` for other rows, or where a window's keys would not fit a `u64`.
+#[allow(clippy::type_complexity)]
+fn by_windows(starts: &[&[i64]], ends: &[&[i64]]) -> Option<(CallIds, Vec<u64>, Vec<(i64, i64)>)> {
+    if !starts.iter().all(|s| s.is_sorted()) {
+        return None;
+    }
+    let longest = starts.iter().map(|s| s.len()).max().unwrap_or(0);
+    let ids = CallIds::new(starts.len(), longest);
+    let n: usize = starts.iter().map(|s| s.len()).sum();
+    let min = starts.iter().filter_map(|s| s.first()).min().copied()?;
+    let max = starts.iter().filter_map(|s| s.last()).max().copied()?;
     let range = max.abs_diff(min);
-    let buckets = (n / PER_BUCKET).max(1).next_power_of_two();
-    // The shift that maps the range of starts onto the buckets.
-    let bits = 64 - range.leading_zeros();
-    let shift = bits.saturating_sub(buckets.trailing_zeros());
-    if n <= INSERTION * 4 || buckets == 1 {
-        let mut calls = calls;
-        calls.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
-        return calls;
+    let windows = (n / WINDOW).max(1) as u64;
+    let width = (range / windows).saturating_add(1);
+    let width_bits = 64 - (width - 1).leading_zeros();
+    if ids.bits >= 64 || width_bits + ids.bits > 64 {
+        return None;
     }
-    let bucket = |c: &Call| (c.start.abs_diff(min) >> shift) as usize;
-    let mut offsets = vec![0usize; buckets + 1];
-    for c in &calls {
-        offsets[bucket(c) + 1] += 1;
+    let low = (1u64 << ids.bits) - 1;
+    let mut order = Vec::with_capacity(n);
+    let mut spans = Vec::with_capacity(n);
+    let mut next = vec![0usize; starts.len()];
+    let mut keys: Vec<u64> = Vec::with_capacity(2 * WINDOW);
+    let mut from = 0u64;
+    while order.len() < n {
+        // The window's starts: `from .. from + width` after `min`.
+        let to = from.saturating_add(width);
+        keys.clear();
+        for (r, row) in starts.iter().enumerate() {
+            let base = ids.id(r, 0);
+            let at = &mut next[r];
+            while let Some(&s) = row.get(*at) {
+                let rel = s.abs_diff(min);
+                if rel >= to {
+                    break;
+                }
+                keys.push(((rel - from) << ids.bits) | (base + *at as u64));
+                *at += 1;
+            }
+        }
+        radix_sort(&mut keys, ids.bits, width_bits);
+        let end = |k: u64| ends[ids.row(k & low)][ids.pos(k & low)];
+        order_equal_starts(&mut keys, |a, b| a >> ids.bits == b >> ids.bits, end);
+        for &k in &keys {
+            let id = k & low;
+            let (r, i) = (ids.row(id), ids.pos(id));
+            order.push(id);
+            spans.push((starts[r][i], ends[r][i]));
+        }
+        if to == u64::MAX {
+            break;
+        }
+        from = to;
     }
-    for i in 0..buckets {
-        offsets[i + 1] += offsets[i];
+    // Every call taken, unless the windows ran out of `u64` first.
+    (order.len() == n).then_some((ids, order, spans))
+}
+
+fn sort_ids(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>) {
+    let longest = starts.iter().map(|s| s.len()).max().unwrap_or(0);
+    let ids = CallIds::new(starts.len(), longest);
+    let n: usize = starts.iter().map(|s| s.len()).sum();
+    let (Some(min), Some(max)) = (
+        starts.iter().filter_map(|s| s.iter().min()).min().copied(),
+        starts.iter().filter_map(|s| s.iter().max()).max().copied(),
+    ) else {
+        return (ids, Vec::new());
+    };
+    let start = |id: u64| starts[ids.row(id)][ids.pos(id)];
+    let end = |id: u64| ends[ids.row(id)][ids.pos(id)];
+    let range_bits = 64 - max.abs_diff(min).leading_zeros();
+    let mut keys: Vec<u64> = Vec::with_capacity(n);
+    if ids.bits < 64 && range_bits + ids.bits <= 64 {
+        for (r, row) in starts.iter().enumerate() {
+            let base = ids.id(r, 0);
+            keys.extend(
+                row.iter()
+                    .enumerate()
+                    .map(|(i, &s)| (s.abs_diff(min) << ids.bits) | (base + i as u64)),
+            );
+        }
+        radix_sort(&mut keys, ids.bits, range_bits);
+        let low = (1u64 << ids.bits) - 1;
+        let same_start = |a: u64, b: u64| a >> ids.bits == b >> ids.bits;
+        order_equal_starts(&mut keys, same_start, |k| end(k & low));
+        for k in &mut keys {
+            *k &= low;
+        }
+    } else {
+        for (r, row) in starts.iter().enumerate() {
+            keys.extend((0..row.len()).map(|i| ids.id(r, i)));
+        }
+        keys.sort_unstable_by(|&a, &b| start(a).cmp(&start(b)).then(a.cmp(&b)));
+        order_equal_starts(&mut keys, |a, b| start(a) == start(b), end);
     }
-    let mut sorted = vec![Call::default(); n];
-    let mut next = offsets.clone();
-    for c in &calls {
-        let b = bucket(c);
-        sorted[next[b]] = *c;
-        next[b] += 1;
-    }
-    drop(calls);
-    for w in offsets.windows(2) {
-        let part = &mut sorted[w[0]..w[1]];
-        if part.len() <= INSERTION {
-            for i in 1..part.len() {
-                let mut j = i;
-                while j > 0 && before(&part[j], &part[j - 1]) {
-                    part.swap(j, j - 1);
-                    j -= 1;
+    (ids, keys)
+}
+
+/// Puts each run of `sorted` with the same start (by `same_start`) in end-descending
+/// order, keeping the order of equal ends.
+fn order_equal_starts(
+    sorted: &mut [u64],
+    same_start: impl Fn(u64, u64) -> bool,
+    end: impl Fn(u64) -> i64,
+) {
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i + 1;
+        while j < sorted.len() && same_start(sorted[i], sorted[j]) {
+            j += 1;
+        }
+        let run = &mut sorted[i..j];
+        if run.len() <= INSERTION {
+            for a in 1..run.len() {
+                let mut b = a;
+                while b > 0 && end(run[b]) > end(run[b - 1]) {
+                    run.swap(b, b - 1);
+                    b -= 1;
                 }
             }
         } else {
-            part.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+            run.sort_by_key(|&k| std::cmp::Reverse(end(k)));
+        }
+        i = j;
+    }
+}
+
+/// Sorts `keys` by their bits `from .. from + bits`, stably: least significant digit first,
+/// every digit's counts taken in one pass, passes whose digit is the same for all keys
+/// skipped.
+fn radix_sort(keys: &mut Vec<u64>, from: u32, bits: u32) {
+    if bits == 0 || keys.len() < 2 {
+        return;
+    }
+    let passes = bits.div_ceil(DIGIT);
+    let width = bits.div_ceil(passes);
+    let mask = (1u64 << width) - 1;
+    let buckets = 1usize << width;
+    let mut counts = vec![0usize; buckets * passes as usize];
+    for &k in keys.iter() {
+        for p in 0..passes {
+            let digit = ((k >> (from + p * width)) & mask) as usize;
+            counts[p as usize * buckets + digit] += 1;
         }
     }
-    sorted
+    let n = keys.len();
+    let mut scratch = vec![0u64; n];
+    for p in 0..passes {
+        let offsets = &mut counts[p as usize * buckets..(p as usize + 1) * buckets];
+        if offsets.contains(&n) {
+            continue;
+        }
+        let mut sum = 0;
+        for c in offsets.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        let shift = from + p * width;
+        for &k in keys.iter() {
+            let digit = ((k >> shift) & mask) as usize;
+            scratch[offsets[digit]] = k;
+            offsets[digit] += 1;
+        }
+        std::mem::swap(keys, &mut scratch);
+    }
 }
 
 #[cfg(test)]
@@ -80,42 +244,80 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn stable(mut calls: Vec<Call>) -> Vec<Call> {
-        calls.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
-        calls
+    /// The stable comparison sort of the calls listed row after row, as (row, position).
+    fn stable(starts: &[Vec<i64>], ends: &[Vec<i64>]) -> Vec<(usize, usize)> {
+        let mut calls: Vec<(i64, i64, usize, usize)> = Vec::new();
+        for (r, (s, e)) in starts.iter().zip(ends).enumerate() {
+            for i in 0..s.len() {
+                calls.push((s[i], e[i], r, i));
+            }
+        }
+        calls.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        calls.into_iter().map(|c| (c.2, c.3)).collect()
+    }
+
+    fn sorted(starts: &[Vec<i64>], ends: &[Vec<i64>]) -> Vec<(usize, usize)> {
+        let s: Vec<&[i64]> = starts.iter().map(Vec::as_slice).collect();
+        let e: Vec<&[i64]> = ends.iter().map(Vec::as_slice).collect();
+        let (ids, order, spans) = sort(&s, &e);
+        let want: Vec<(i64, i64)> = order
+            .iter()
+            .map(|&id| {
+                (
+                    starts[ids.row(id)][ids.pos(id)],
+                    ends[ids.row(id)][ids.pos(id)],
+                )
+            })
+            .collect();
+        assert_eq!(spans, want);
+        order
+            .into_iter()
+            .map(|id| (ids.row(id), ids.pos(id)))
+            .collect()
+    }
+
+    fn rows(spans: &[(i64, i64)], rows: usize) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+        let (mut starts, mut ends) = (vec![Vec::new(); rows], vec![Vec::new(); rows]);
+        for (i, &(s, e)) in spans.iter().enumerate() {
+            starts[i % rows].push(s);
+            ends[i % rows].push(e);
+        }
+        (starts, ends)
     }
 
     proptest! {
-        /// The bucketed sort is the stable comparison sort, ties and extremes included.
+        /// The radix order is the stable comparison sort: ties, runs of equal starts longer
+        /// than the insertion limit, extremes (the comparison fallback), empty rows.
         #[test]
         fn equals_the_stable_sort(
             spans in proptest::collection::vec((0i64..2000, 0i64..50), 0..600),
+            crowded in proptest::collection::vec((0i64..4, 0i64..4), 0..200),
             wide in proptest::collection::vec((any::<i64>(), any::<i64>()), 0..200),
+            n_rows in 1usize..7,
         ) {
-            for input in [
-                spans.iter().map(|&(s, d)| (s, s + d)).collect::<Vec<_>>(),
-                wide.clone(),
-            ] {
-                let calls: Vec<Call> = input
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(start, end))| Call { start, end, row: (i % 3) as u32, index: i as u32 })
-                    .collect();
-                prop_assert_eq!(sort(calls.clone()), stable(calls));
+            let spans: Vec<(i64, i64)> = spans.iter().map(|&(s, d)| (s, s + d)).collect();
+            for input in [spans, crowded, wide] {
+                let (starts, ends) = rows(&input, n_rows);
+                prop_assert_eq!(sorted(&starts, &ends), stable(&starts, &ends));
             }
         }
     }
 
     #[test]
-    fn many_equal_starts_fall_back_to_the_comparison_sort() {
-        let calls: Vec<Call> = (0..1000)
-            .map(|i| Call {
-                start: 5,
-                end: i % 7,
-                row: 0,
-                index: i as u32,
+    fn many_equal_starts_and_every_pass() {
+        // 1,000 calls at one start; then starts over 40 bits (four radix passes).
+        let (starts, ends) = rows(&(0..1000).map(|i| (5, i % 7)).collect::<Vec<_>>(), 3);
+        assert_eq!(sorted(&starts, &ends), stable(&starts, &ends));
+        let mut x: u64 = 7;
+        let spans: Vec<(i64, i64)> = (0..5000)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let s = (x >> 24) as i64 - (1 << 39);
+                (s, s + (x & 0xff) as i64)
             })
             .collect();
-        assert_eq!(sort(calls.clone()), stable(calls));
+        let (starts, ends) = rows(&spans, 5);
+        assert_eq!(sorted(&starts, &ends), stable(&starts, &ends));
+        assert_eq!(sorted(&[], &[]), Vec::<(usize, usize)>::new());
     }
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::super::calltree;
 use super::super::numeric::{self, seconds};
 use super::super::quantiles;
+use super::path_stats::Coverage;
 use super::{selected_regions, RegionRow};
 use crate::analysis::Selection;
 use crate::schema::{Profile, RankCalls, Region, RowStatistics};
@@ -39,10 +40,6 @@ pub(super) fn py_sum(values: impl IntoIterator<Item = f64>) -> f64 {
         return 0.0;
     };
     it.fold(first, |acc, v| acc + v)
-}
-
-pub(super) fn row_durations(row: &RankCalls) -> Vec<f64> {
-    row.durations_ns().map(seconds).collect()
 }
 
 pub(super) fn first_duration(row: &RankCalls) -> f64 {
@@ -93,6 +90,17 @@ pub(super) fn covered(rows: &[&RankCalls]) -> Option<f64> {
             total += row.total_s();
             continue;
         }
+        if row.starts.is_sorted() {
+            // Already in start order, which is all the sweep needs (intervals of equal
+            // start may come in any order): merged as they come, with no copy.
+            let mut sweep = Coverage::default();
+            for (&s, &e) in row.starts.iter().zip(&row.ends) {
+                sweep.add(seconds(s), seconds(e));
+            }
+            sweep.close();
+            total += sweep.length;
+            continue;
+        }
         let mut intervals: Vec<(f64, f64)> = row
             .starts
             .iter()
@@ -140,7 +148,7 @@ pub(super) fn region_row(
     } else {
         (None, None)
     };
-    let mut durations: Vec<f64> = rows.iter().flat_map(|r| row_durations(r)).collect();
+    let durations: Vec<i64> = rows.iter().flat_map(|r| r.durations_ns()).collect();
     let timed: Vec<&&RankCalls> = rows.iter().filter(|r| r.calls() > 0).collect();
     let mut first = timed
         .iter()
@@ -264,13 +272,18 @@ pub(super) fn region_row(
             ..base
         };
     }
-    let total = (!durations.is_empty()).then(|| numeric::sum(&durations));
+    let (row, total) = distribution_ns(&durations, base);
     RegionRow {
         total,
         first,
         last,
-        ..with_distribution(&mut durations, base)
+        ..row
     }
+}
+
+/// [`seconds`] of each duration in ns.
+fn durations_s<T: Copy + Into<i64>>(durations: &[T]) -> Vec<f64> {
+    durations.iter().map(|&d| seconds(d.into())).collect()
 }
 
 /// `row` with the average, extremes, standard deviation and percentiles of `durations`
@@ -296,6 +309,47 @@ pub(super) fn with_distribution(durations: &mut [f64], row: RegionRow) -> Region
         p99: p.p99,
         ..row
     }
+}
+
+/// `row` with the average, extremes, standard deviation and percentiles of `durations` in
+/// ns, each counted as [`seconds`] of it: the numbers [`with_distribution`] gives over those
+/// seconds, bit for bit (the conversion is monotonic, so the extremes and order statistics
+/// of the integers are those of the seconds), with the order statistics selected among
+/// the integers ([`quantiles::of_durations`]).
+pub(super) fn with_distribution_ns<T: Copy + Ord + Into<i64>>(
+    durations: &[T],
+    row: RegionRow,
+) -> RegionRow {
+    distribution_ns(durations, row).0
+}
+
+/// [`with_distribution_ns`], and the durations' sum in seconds (`np.sum`), which the mean
+/// divides; `None` without durations.
+fn distribution_ns<T: Copy + Ord + Into<i64>>(
+    durations: &[T],
+    row: RegionRow,
+) -> (RegionRow, Option<f64>) {
+    let to_seconds = |d: T| seconds(d.into());
+    let min = durations.iter().copied().min().map(to_seconds);
+    let max = durations.iter().copied().max().map(to_seconds);
+    let mut values = durations_s(durations);
+    let sum = (!values.is_empty()).then(|| numeric::sum(&values));
+    // `np.mean`: the sum over the count.
+    let avg = sum.map(|s| s / values.len() as f64);
+    let std = avg.map(|m| numeric::std_about(&mut values, m));
+    drop(values);
+    let p = quantiles::of_durations(durations);
+    let row = RegionRow {
+        avg,
+        min,
+        max,
+        std,
+        p50: p.p50,
+        p95: p.p95,
+        p99: p.p99,
+        ..row
+    };
+    (row, sum)
 }
 
 /// Exclusive ns of every (region, rank) from the full call tree of each rank.

@@ -11,6 +11,7 @@ mod order;
 mod path_stats;
 mod tree;
 mod tree_jobs;
+mod tree_rows;
 
 use std::collections::{HashMap, HashSet};
 
@@ -21,7 +22,8 @@ use order::sort_rows;
 use tree::{build_paths, path_row, PathCall};
 
 pub use flat_jobs::{flat_rows, FlatJobs, FlatRow};
-pub use tree_jobs::{tree_rows, RankTree, TreeJobs, TreeRows};
+pub use tree_jobs::{RankTree, TreeJobs};
+pub use tree_rows::{tree_rows, TreePaths, TreeRows};
 
 /// What `% session` is computed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

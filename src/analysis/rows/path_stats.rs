@@ -1,8 +1,6 @@
-//! What a call path keeps of its calls while the call tree streams: the durations (as
-//! 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
+//! What a call path keeps of its calls while the call tree streams: the durations and own
+//! times (as 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
 //! they come in start order, and the first and last calls.
-
-use crate::analysis::numeric::seconds;
 
 /// The call that starts first and the one that ends last (their (time, duration), the
 /// first of equals kept), the earliest start, and whether any call nests in its own region.
@@ -41,6 +39,19 @@ impl Bounds {
         self.start = self.start.min(later.start);
         self.recursive |= later.recursive;
     }
+
+    /// Takes in one call (start, end and duration in seconds) after these: the
+    /// [`merge`](Bounds::merge) of its bounds.
+    pub(super) fn add(&mut self, start: f64, end: f64, duration: f64, recursive: bool) {
+        if self.first.is_none_or(|(f, _)| start < f) {
+            self.first = Some((start, duration));
+        }
+        if self.last.is_none_or(|(l, _)| end > l) {
+            self.last = Some((end, duration));
+        }
+        self.start = self.start.min(start);
+        self.recursive |= recursive;
+    }
 }
 
 /// Durations in ns, as `u32` while every one fits.
@@ -57,6 +68,19 @@ impl Default for Durations {
 }
 
 impl Durations {
+    pub(super) fn with_capacity(n: usize) -> Self {
+        Durations::Narrow(Vec::with_capacity(n))
+    }
+
+    /// Gives back the room of a vector less than half full.
+    pub(super) fn shrink(&mut self) {
+        match self {
+            Durations::Narrow(v) if v.capacity() / 2 > v.len() => v.shrink_to_fit(),
+            Durations::Wide(v) if v.capacity() / 2 > v.len() => v.shrink_to_fit(),
+            _ => {}
+        }
+    }
+
     pub(super) fn len(&self) -> usize {
         match self {
             Durations::Narrow(v) => v.len(),
@@ -78,6 +102,36 @@ impl Durations {
         }
     }
 
+    /// Replaces the value at `i` (if there is one) by `d`.
+    pub(super) fn set(&mut self, i: usize, d: i64) {
+        if let Durations::Narrow(v) = self {
+            match (u32::try_from(d), v.get_mut(i)) {
+                (Ok(d), Some(x)) => {
+                    *x = d;
+                    return;
+                }
+                (Ok(_), None) => return,
+                (Err(_), _) => *self = Durations::Wide(v.iter().map(|&x| i64::from(x)).collect()),
+            }
+        }
+        if let Durations::Wide(v) = self {
+            if let Some(x) = v.get_mut(i) {
+                *x = d;
+            }
+        }
+    }
+
+    /// Calls `f` with [`seconds`](crate::analysis::numeric::seconds) of each value, in
+    /// order.
+    pub(super) fn each_seconds(&self, mut f: impl FnMut(f64)) {
+        use crate::analysis::numeric::seconds;
+        match self {
+            Durations::Narrow(v) => v.iter().for_each(|&d| f(seconds(i64::from(d)))),
+            Durations::Wide(v) => v.iter().for_each(|&d| f(seconds(d))),
+        }
+    }
+
+    /// Adds `other`'s durations after these (widening both where either is wide).
     pub(super) fn append(&mut self, other: Durations) {
         match (&mut *self, other) {
             (Durations::Narrow(a), Durations::Narrow(b)) => a.extend_from_slice(&b),
@@ -88,13 +142,6 @@ impl Durations {
                 wide.extend_from_slice(&b);
                 *self = Durations::Wide(wide);
             }
-        }
-    }
-
-    pub(super) fn seconds(&self) -> Vec<f64> {
-        match self {
-            Durations::Narrow(v) => v.iter().map(|&d| seconds(i64::from(d))).collect(),
-            Durations::Wide(v) => v.iter().map(|&d| seconds(d)).collect(),
         }
     }
 }

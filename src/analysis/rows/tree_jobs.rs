@@ -1,21 +1,20 @@
 //! The call tree's rows of a profile read to its index, rank by rank: each job reads one
 //! rank's calls once through its rows' spans, nests them with a stack (per lane), and
 //! reduces every call path of the rank to a few numbers and its durations;
-//! [`TreeRows`] folds the ranks' results in rank order into the reference's numbers, bit
-//! for bit: the sums Python folds left to right are folded in the same order, and numpy's
-//! reductions (mean, std, percentiles) run over each path's durations at the end, kept as
-//! 32-bit integers where they fit. Memory is the durations plus a rank or two in flight.
+//! [`TreeRows`](super::TreeRows) folds the ranks' results in rank order into the
+//! reference's numbers, bit for bit: the sums Python folds left to right are folded in the
+//! same order, and numpy's reductions (mean, std, percentiles) run over each path's
+//! durations at the end, kept as 32-bit integers where they fit. Memory is the durations
+//! plus a rank or two in flight.
 
 use std::collections::HashMap;
 
-use super::call_order::{self, Call};
-use super::flat::{py_sum, with_distribution};
-use super::flat_jobs::load_region;
+use super::call_order;
 use super::path_stats::{Bounds, Coverage, Durations};
-use super::{finish_rows, flat_row, present_ranks, selected_indices, RegionRow, RowOptions};
+use super::{present_ranks, selected_indices, RowOptions};
 use crate::analysis::error::{Error, Result};
-use crate::analysis::numeric::{self, seconds};
-use crate::analysis::{PercentageMode, Selection};
+use crate::analysis::numeric::seconds;
+use crate::analysis::Selection;
 use crate::io::ReadAt;
 use crate::schema::{EventReader, Profile, RankCalls};
 
@@ -97,8 +96,30 @@ impl<'p> TreeJobs<'p> {
         self.ranks.is_empty()
     }
 
-    fn row(&self, region: u32, k: usize) -> &'p RankCalls {
+    pub(super) fn row(&self, region: u32, k: usize) -> &'p RankCalls {
         &self.profile.regions[self.regions[region as usize]].ranks[k]
+    }
+
+    pub(super) fn profile(&self) -> &'p Profile {
+        self.profile
+    }
+
+    /// Number of selected regions.
+    pub(super) fn regions(&self) -> usize {
+        self.regions.len()
+    }
+
+    /// The index in `profile.regions` of selected region `region`.
+    pub(super) fn region_index(&self, region: u32) -> usize {
+        self.regions[region as usize]
+    }
+
+    pub(super) fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    pub(super) fn selection(&self) -> &Selection {
+        &self.selection
     }
 
     /// Job `job`: one rank's calls read, nested and reduced per call path.
@@ -109,12 +130,11 @@ impl<'p> TreeJobs<'p> {
     ) -> Result<RankTree> {
         let rows = self.rows.get(job).map_or(&[][..], Vec::as_slice);
         let mut tree = RankTree::default();
-        let mut calls: Vec<Call> = Vec::new();
         let mut loaded: Vec<RankCalls> = Vec::with_capacity(rows.len());
         let mut any_lane = false;
         for &(region, k) in rows {
             let row = self.row(region, k);
-            let full = match row.span {
+            let mut full = match row.span {
                 Some(span) => {
                     let Some(reader) = reader else {
                         return Err(Error::Corrupt(
@@ -125,56 +145,52 @@ impl<'p> TreeJobs<'p> {
                 }
                 None => row.clone(),
             };
+            // A call is a start and its end: a row's columns pair up to the shorter one.
+            let n = full.starts.len().min(full.ends.len());
+            full.starts.truncate(n);
+            full.ends.truncate(n);
             let first = full.starts.iter().min().map_or(0.0, |&s| seconds(s));
             tree.first_starts.push((region, k, first));
             any_lane |= full.lanes.is_some();
-            let index = loaded.len() as u32;
-            for (i, (&start, &end)) in full.starts.iter().zip(&full.ends).enumerate() {
-                if end < start {
-                    tree.nesting = true;
-                    return Ok(tree);
-                }
-                calls.push(Call {
-                    start,
-                    end,
-                    row: index,
-                    index: i as u32,
-                });
+            if full.starts.iter().zip(&full.ends).any(|(s, e)| e < s) {
+                tree.nesting = true;
+                return Ok(tree);
             }
-            // The calls hold the times now; the row keeps its GPU and lane columns.
-            loaded.push(RankCalls {
-                starts: Vec::new(),
-                ends: Vec::new(),
-                ..full
-            });
+            loaded.push(full);
         }
         // The reference's order: start ascending, end descending, then region order and
-        // position in the row (a stable sort of the calls pushed in that order).
-        let calls = call_order::sort(calls);
-        let region_of = |c: &Call| rows[c.row as usize].0;
-        let lane_of = |c: &Call| -> i64 {
-            if !any_lane {
-                return -1;
-            }
-            loaded[c.row as usize]
-                .lanes
-                .as_ref()
-                .and_then(|l| l.get(c.index as usize).copied())
-                .unwrap_or(-1)
+        // position in the row (a stable sort of the calls listed row after row).
+        let (ids, order, spans) = {
+            let starts: Vec<&[i64]> = loaded.iter().map(|r| r.starts.as_slice()).collect();
+            let ends: Vec<&[i64]> = loaded.iter().map(|r| r.ends.as_slice()).collect();
+            call_order::sort(&starts, &ends)
         };
-        let mut stacks: Vec<(i64, Vec<Open>)> = Vec::new();
+        // The spans hold the times now; the rows keep their GPU and lane columns.
+        let lengths: Vec<usize> = loaded.iter().map(|r| r.starts.len()).collect();
+        for row in &mut loaded {
+            row.starts = Vec::new();
+            row.ends = Vec::new();
+        }
+        let mut stacks: Vec<(i64, Vec<Open>)> = vec![(-1, Vec::new())];
         let mut entries = Entries::default();
-        for c in &calls {
-            let lane = lane_of(c);
-            let at = match stacks.iter().position(|s| s.0 == lane) {
-                Some(at) => at,
-                None => {
-                    stacks.push((lane, Vec::new()));
-                    stacks.len() - 1
+        for (&id, &(start, end)) in order.iter().zip(&spans) {
+            let (r, i) = (ids.row(id), ids.pos(id));
+            let row = &loaded[r];
+            let at = if any_lane {
+                let lane = row.lanes.as_ref().and_then(|l| l.get(i).copied());
+                let lane = lane.unwrap_or(-1);
+                match stacks.iter().position(|s| s.0 == lane) {
+                    Some(at) => at,
+                    None => {
+                        stacks.push((lane, Vec::new()));
+                        stacks.len() - 1
+                    }
                 }
+            } else {
+                0
             };
             let stack = &mut stacks[at].1;
-            let start2 = c.start.wrapping_mul(2);
+            let start2 = start.wrapping_mul(2);
             while let Some(top) = stack.last() {
                 if top.end2 > start2 {
                     break;
@@ -182,11 +198,11 @@ impl<'p> TreeJobs<'p> {
                 tree.paths[top.entry as usize].close_call(top.slot, top.exclusive);
                 stack.pop();
             }
-            let duration = c.end.wrapping_sub(c.start);
-            let region = region_of(c);
+            let duration = end.wrapping_sub(start);
+            let region = rows[r].0;
             let (entry, nested) = match stack.last_mut() {
                 Some(parent) => {
-                    if parent.end < c.end {
+                    if parent.end < end {
                         tree.nesting = true;
                         return Ok(tree);
                     }
@@ -194,24 +210,24 @@ impl<'p> TreeJobs<'p> {
                     if self.name_ids[parent.region as usize] == self.name_ids[region as usize] {
                         (parent.entry, true)
                     } else {
-                        (entries.get(&mut tree, Some(parent.entry), region), false)
+                        let hint = lengths[r];
+                        (
+                            entries.get(&mut tree, Some(parent.entry), region, hint),
+                            false,
+                        )
                     }
                 }
-                None => (entries.get(&mut tree, None, region), false),
+                None => (entries.get(&mut tree, None, region, lengths[r]), false),
             };
-            let row = &loaded[c.row as usize];
-            let gpu = row
-                .gpu
-                .as_ref()
-                .and_then(|g| g.get(c.index as usize).copied());
-            let slot = tree.paths[entry as usize].push(self.origin, c, nested, gpu);
-            let mut end2 = c.end.wrapping_mul(2);
+            let gpu = row.gpu.as_ref().and_then(|g| g.get(i).copied());
+            let slot = tree.paths[entry as usize].push(self.origin, start, end, nested, gpu);
+            let mut end2 = end.wrapping_mul(2);
             if end2 == start2 {
                 end2 = end2.wrapping_add(1);
             }
             stack.push(Open {
                 end2,
-                end: c.end,
+                end,
                 region,
                 exclusive: duration,
                 entry,
@@ -225,6 +241,8 @@ impl<'p> TreeJobs<'p> {
         }
         for path in &mut tree.paths {
             path.coverage.close();
+            // A region called on several paths reserved its row's length on each.
+            path.durations.shrink();
         }
         Ok(tree)
     }
@@ -246,11 +264,11 @@ struct Open {
 #[derive(Debug, Default)]
 pub struct RankTree {
     /// The calls do not nest: the table is flat.
-    nesting: bool,
+    pub(super) nesting: bool,
     /// Paths in first-seen order.
-    paths: Vec<RankPath>,
+    pub(super) paths: Vec<RankPath>,
     /// (selected region, row, first start in seconds) of every row read.
-    first_starts: Vec<(u32, usize, f64)>,
+    pub(super) first_starts: Vec<(u32, usize, f64)>,
 }
 
 /// A rank's paths by (parent path, region): each path's children in a short list, as
@@ -262,8 +280,9 @@ struct Entries {
 }
 
 impl Entries {
-    /// The path of a call of `region` under `parent` (a new one at its first call).
-    fn get(&mut self, tree: &mut RankTree, parent: Option<u32>, region: u32) -> u32 {
+    /// The path of a call of `region` under `parent` (a new one at its first call, with
+    /// room for `calls` calls: the length of the region's row).
+    fn get(&mut self, tree: &mut RankTree, parent: Option<u32>, region: u32, calls: usize) -> u32 {
         let list = match parent {
             Some(p) => match self.children.get_mut(p as usize) {
                 Some(list) => list,
@@ -279,6 +298,8 @@ impl Entries {
         tree.paths.push(RankPath {
             parent,
             region,
+            durations: Durations::with_capacity(calls),
+            exclusive: Durations::with_capacity(calls),
             ..RankPath::default()
         });
         self.children.push(Vec::new());
@@ -288,29 +309,29 @@ impl Entries {
 
 /// One call path on one rank.
 #[derive(Debug, Default)]
-struct RankPath {
-    parent: Option<u32>,
-    region: u32,
-    durations: Durations,
+pub(super) struct RankPath {
+    pub(super) parent: Option<u32>,
+    pub(super) region: u32,
+    pub(super) durations: Durations,
     /// Own time of every call, seconds, in order (folded across ranks in rank order).
-    exclusive: Vec<f64>,
+    pub(super) exclusive: Durations,
     /// GPU time of every call of a row with GPU timing, ns, in order.
-    gpu: Vec<i64>,
-    coverage: Coverage,
+    pub(super) gpu: Vec<i64>,
+    pub(super) coverage: Coverage,
     /// Sum of the durations of calls not nested in their own region (`py_sum`).
-    total: Option<f64>,
-    bounds: Bounds,
+    pub(super) total: Option<f64>,
+    pub(super) bounds: Bounds,
 }
 
 impl RankPath {
     /// Adds a call (in start order); returns the slot of its own time, known when it ends.
-    fn push(&mut self, origin: f64, c: &Call, nested: bool, gpu: Option<i64>) -> usize {
-        let duration_ns = c.end.wrapping_sub(c.start);
+    fn push(&mut self, origin: f64, start: i64, end: i64, nested: bool, gpu: Option<i64>) -> usize {
+        let duration_ns = end.wrapping_sub(start);
         let duration = seconds(duration_ns);
-        let start = seconds(c.start) - origin;
-        let end = seconds(c.end) - origin;
+        let start = seconds(start) - origin;
+        let end = seconds(end) - origin;
         self.durations.push(duration_ns);
-        self.exclusive.push(0.0);
+        self.exclusive.push(0);
         if let Some(g) = gpu {
             self.gpu.push(g);
         }
@@ -318,224 +339,21 @@ impl RankPath {
         if !nested {
             self.total = Some(self.total.map_or(duration, |t| t + duration));
         }
-        self.bounds.merge(&Bounds {
-            first: Some((start, duration)),
-            last: Some((end, duration)),
-            start,
-            recursive: nested,
-        });
+        self.bounds.add(start, end, duration, nested);
         self.exclusive.len() - 1
     }
 
     /// Records the own time (ns) of the call in `slot`.
     fn close_call(&mut self, slot: usize, exclusive: i64) {
-        if let Some(x) = self.exclusive.get_mut(slot) {
-            *x = seconds(exclusive);
-        }
+        self.exclusive.set(slot, exclusive);
     }
-}
-
-/// The call tree's rows folded from the ranks' results in rank order.
-pub struct TreeRows {
-    next: usize,
-    pending: HashMap<usize, RankTree>,
-    nesting: bool,
-    /// The region order assumed from the index differs from the calls'.
-    stale: bool,
-    paths: Vec<PathRow>,
-    index: HashMap<(u32, u32), u32>,
-}
-
-/// One call path pooled over the ranks so far.
-#[derive(Debug)]
-struct PathRow {
-    /// Selected regions, outermost first.
-    path: Vec<u32>,
-    calls: u64,
-    durations: Durations,
-    exclusive: Option<f64>,
-    gpu: Vec<i64>,
-    coverage: f64,
-    /// Per rank with calls, in pooling order.
-    totals: Vec<f64>,
-    bounds: Bounds,
-}
-
-impl Default for TreeRows {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl TreeRows {
-    /// Nothing folded yet.
-    pub fn new() -> Self {
-        TreeRows {
-            next: 0,
-            pending: HashMap::new(),
-            nesting: false,
-            stale: false,
-            paths: Vec::new(),
-            index: HashMap::new(),
-        }
-    }
-
-    /// Adds the result of job `job`; results are folded in job order, so one that arrives
-    /// early waits for those before it.
-    pub fn add(&mut self, jobs: &TreeJobs<'_>, job: usize, tree: RankTree) {
-        self.pending.insert(job, tree);
-        while let Some(tree) = self.pending.remove(&self.next) {
-            self.next += 1;
-            self.fold(jobs, tree);
-        }
-    }
-
-    fn fold(&mut self, jobs: &TreeJobs<'_>, tree: RankTree) {
-        if self.nesting || tree.nesting {
-            self.nesting = true;
-            self.paths.clear();
-            return;
-        }
-        for &(region, k, first) in &tree.first_starts {
-            let assumed = jobs.row(region, k).first_start_s();
-            if assumed.to_bits() != first.to_bits() {
-                self.stale = true;
-            }
-        }
-        let mut global: Vec<u32> = Vec::with_capacity(tree.paths.len());
-        for p in tree.paths {
-            let parent = p.parent.and_then(|l| global.get(l as usize).copied());
-            let key = (parent.map_or(u32::MAX, |g| g), p.region);
-            let paths = &mut self.paths;
-            let g = *self.index.entry(key).or_insert_with(|| {
-                let mut path = parent.map_or_else(Vec::new, |g| paths[g as usize].path.clone());
-                path.push(p.region);
-                paths.push(PathRow {
-                    path,
-                    calls: 0,
-                    durations: Durations::default(),
-                    exclusive: None,
-                    gpu: Vec::new(),
-                    coverage: 0.0,
-                    totals: Vec::new(),
-                    bounds: Bounds::default(),
-                });
-                (paths.len() - 1) as u32
-            });
-            global.push(g);
-            let row = &mut self.paths[g as usize];
-            row.calls += p.durations.len() as u64;
-            row.durations.append(p.durations);
-            for x in p.exclusive {
-                row.exclusive = Some(row.exclusive.map_or(x, |e| e + x));
-            }
-            row.gpu.extend_from_slice(&p.gpu);
-            row.coverage += p.coverage.length;
-            row.totals.push(p.total.unwrap_or(0.0));
-            row.bounds.merge(&p.bounds);
-        }
-    }
-
-    /// The table, once every job's result was added; `None` when the full read must give
-    /// it instead (the calls do not nest, so the reference shows flat rows; or the index's
-    /// statistics order regions differently from the calls).
-    pub fn finish<R: ReadAt>(
-        self,
-        jobs: &TreeJobs<'_>,
-        reader: Option<&EventReader<'_, R>>,
-    ) -> Result<Option<Vec<RegionRow>>> {
-        if self.nesting || self.stale || self.next != jobs.len() {
-            return Ok(None);
-        }
-        let profile = jobs.profile;
-        let name = |r: u32| profile.regions[jobs.regions[r as usize]].name.clone();
-        let rows: Vec<RegionRow> = self
-            .paths
-            .into_iter()
-            .map(|p| {
-                let names: Vec<String> = p.path.iter().map(|&r| name(r)).collect();
-                let gpu: Vec<f64> = p.gpu.iter().map(|&g| seconds(g)).collect();
-                let imbalance = if p.totals.len() < 2 {
-                    0.0
-                } else {
-                    let max = p.totals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    (max / numeric::mean(&p.totals).unwrap_or(f64::NAN) - 1.0) * 100.0
-                };
-                let mut durations = p.durations.seconds();
-                drop(p.durations);
-                RegionRow {
-                    name: names.last().cloned().unwrap_or_default(),
-                    depth: names.len().saturating_sub(1),
-                    call_path: Some(names),
-                    recursive: p.bounds.recursive,
-                    num_ranks: p.totals.len(),
-                    calls: p.calls,
-                    total: Some(py_sum(p.totals.iter().copied())),
-                    gpu_total: (!gpu.is_empty()).then(|| py_sum(gpu.iter().copied())),
-                    gpu_avg: numeric::mean(&gpu),
-                    coverage: Some(p.coverage),
-                    exclusive: Some(p.exclusive.unwrap_or(0.0)),
-                    first: p.bounds.first.map(|f| f.1),
-                    last: p.bounds.last.map(|l| l.1),
-                    imbalance: Some(imbalance),
-                    start: p.bounds.start,
-                    parent_coverage: None,
-                    ..with_distribution(&mut durations, RegionRow::default())
-                }
-            })
-            .collect();
-        let regions: Vec<&str> = jobs
-            .regions
-            .iter()
-            .map(|&i| profile.regions[i].name.as_str())
-            .collect();
-        let exclusive = match jobs.options.mode {
-            PercentageMode::Exclusive => Some(Ok(Default::default())),
-            PercentageMode::Coverage => None,
-        };
-        let ranks = jobs.selection.ranks.as_deref();
-        let mut failed = None;
-        let table = finish_rows(rows, &regions, jobs.options.sort, |i| {
-            let region = &profile.regions[jobs.regions[i]];
-            match load_region(region, reader) {
-                Ok(loaded) => flat_row(&loaded, ranks, exclusive.as_ref()),
-                Err(e) => {
-                    failed = Some(e);
-                    RegionRow::default()
-                }
-            }
-        });
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(Some(table)),
-        }
-    }
-}
-
-/// The call tree's rows the jobs give, computed in order on this thread; `None` where
-/// [`TreeJobs::plan`] or [`TreeRows::finish`] say the full read must give them.
-pub fn tree_rows<R: ReadAt>(
-    profile: &Profile,
-    sel: &Selection,
-    options: RowOptions,
-    reader: Option<&EventReader<'_, R>>,
-) -> Result<Option<Vec<RegionRow>>> {
-    let Some(jobs) = TreeJobs::plan(profile, sel, options) else {
-        return Ok(None);
-    };
-    let mut rows = TreeRows::new();
-    for job in 0..jobs.len() {
-        let tree = jobs.run(job, reader)?;
-        rows.add(&jobs, job, tree);
-    }
-    rows.finish(&jobs, reader)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::analysis::rows::flat_jobs::tests::each_case;
     use crate::analysis::rows::region_rows;
+    use crate::analysis::rows::tree_rows::tree_rows;
 
     /// Every shipped profile: the jobs over the index give the rows of the full read.
     #[test]
@@ -555,7 +373,9 @@ mod tests {
 mod synthetic {
     use super::*;
     use crate::analysis::rows::region_rows;
+    use crate::analysis::rows::tree_rows::tree_rows;
     use crate::analysis::{load, SortKey};
+    use crate::analysis::{PercentageMode, RegionRow};
     use crate::hdf5lite::reader::File;
     use crate::schema::{Merger, RegionCalls};
 
