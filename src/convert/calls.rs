@@ -9,10 +9,11 @@ use super::error::Error;
 use super::pack::PackScratch;
 use super::scan::Record;
 use super::Sources;
+use crate::hdf5lite::model::{ByteOrder, Datatype};
 use crate::hdf5lite::reader::{Dataset, File};
 use crate::io::ReadAt;
 use crate::schema::names;
-use crate::schema::read::events::{decode_in_place, ints, ints_into};
+use crate::schema::read::events::{decode_in_place, ints_into};
 use crate::schema::Span;
 use crate::trace::{self, Endian};
 
@@ -143,6 +144,9 @@ pub(crate) enum CallReader<'f, R: ReadAt> {
     Events {
         columns: TimeColumns,
         datasets: Box<[Dataset<'f, R>; 2]>,
+        /// The columns hold what the output stores: start deltas and durations as
+        /// little-endian `i64`, so their bytes are copied, not decoded and encoded again.
+        stored_as_output: bool,
     },
     /// Records whose calls need no input.
     None,
@@ -157,10 +161,56 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
                 source: e.into(),
             })
         };
+        let datasets = Box::new([open(columns.first)?, open(columns.second)?]);
+        let output_type = Datatype::Integer {
+            size: 8,
+            signed: true,
+            order: ByteOrder::Little,
+        };
+        let stored_as_output =
+            columns.delta && datasets.iter().all(|d| *d.datatype() == output_type);
         Ok(CallReader::Events {
             columns,
-            datasets: Box::new([open(columns.first)?, open(columns.second)?]),
+            datasets,
+            stored_as_output,
         })
+    }
+
+    /// Appends the output's encoding of calls `lo..hi` of `record` (start deltas and
+    /// durations, little-endian) to `bufs.deltas` and `bufs.durations`, copied from the
+    /// input's columns where they are stored so; returns whether it did. The deltas of a
+    /// row restart at its first call in both, so any range of a row copies as it is.
+    pub fn copy_encoded(
+        &self,
+        record: &Record,
+        lo: u64,
+        hi: u64,
+        bufs: &mut Buffers,
+        name: &str,
+    ) -> Result<bool, Error> {
+        let (
+            CallReader::Events {
+                datasets,
+                stored_as_output: true,
+                ..
+            },
+            &CallsAt::Events { offset, .. },
+        ) = (self, &record.at)
+        else {
+            return Ok(false);
+        };
+        let [first, second] = &**datasets;
+        let start = offset
+            .checked_add(lo)
+            .ok_or(Error::Internal("a range too large"))?;
+        for (d, out) in [(first, &mut bufs.deltas), (second, &mut bufs.durations)] {
+            d.read_raw_range_into(start, hi - lo, out)
+                .map_err(|e| Error::Profile {
+                    input: name.to_owned(),
+                    source: e.into(),
+                })?;
+        }
+        Ok(true)
     }
 
     /// Whether this reader reads `record`'s calls.
@@ -234,7 +284,12 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
                     .map_err(read)?;
                 }
             }
-            (CallReader::Events { columns, datasets }, &CallsAt::Events { offset, .. }) => {
+            (
+                CallReader::Events {
+                    columns, datasets, ..
+                },
+                &CallsAt::Events { offset, .. },
+            ) => {
                 let [first, second] = &**datasets;
                 let append = |d: &Dataset<'_, R>, lo: u64, hi: u64, out: &mut Vec<i64>| {
                     let span = Span {
@@ -306,11 +361,17 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
         Ok(())
     }
 
-    /// The raw first time column (start deltas or starts) of events `span` of a profile.
-    pub fn first_column(&self, span: Span, name: &str) -> Result<Vec<i64>, Error> {
+    /// The raw first time column (start deltas or starts) of events `span` of a profile,
+    /// appended to `out`.
+    pub fn first_column_into(
+        &self,
+        span: Span,
+        out: &mut Vec<i64>,
+        name: &str,
+    ) -> Result<(), Error> {
         match self {
             CallReader::Events { datasets, .. } => {
-                ints(&datasets[0], span).map_err(|e| Error::Profile {
+                ints_into(&datasets[0], span, out).map_err(|e| Error::Profile {
                     input: name.to_owned(),
                     source: e,
                 })
@@ -340,7 +401,12 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
                 trace::read_timestamps(*src, starts_at, endian, &mut bufs.scratch, &mut bufs.starts)
                     .map_err(|e| Error::read(name, e))
             }
-            (CallReader::Events { columns, datasets }, &CallsAt::Events { offset, .. }) => {
+            (
+                CallReader::Events {
+                    columns, datasets, ..
+                },
+                &CallsAt::Events { offset, .. },
+            ) => {
                 bufs.starts.clear();
                 let span = Span { offset, count: n };
                 ints_into(&datasets[0], span, &mut bufs.starts).map_err(|e| Error::Profile {

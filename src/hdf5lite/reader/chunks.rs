@@ -81,6 +81,20 @@ impl<R: ReadAt> Dataset<'_, R> {
         };
         let chunk_len = usize_of(chunk_bytes)?;
         let es_usize = usize_of(es)?;
+        if self.filters.is_empty() && dims.len() == 1 {
+            let cap = cap.max(MAX_RUN_BYTES);
+            return read_in_place(
+                src,
+                wanted,
+                chunk_bytes,
+                chunk[0],
+                dims[0],
+                es,
+                start,
+                cap,
+                out,
+            );
+        }
         read_runs(src, wanted, cap, |r, stored| {
             let at = src.absolute(r.address)?;
             if self.filters.is_empty() {
@@ -179,6 +193,65 @@ pub(super) fn read_runs(
         i = j;
     }
     Ok(())
+}
+
+/// The range `start ..` (`out.len()` bytes) of a one-dimensional dataset of `len` elements
+/// stored in unfiltered chunks of `chunk` elements (`chunk_bytes` bytes), read straight
+/// into `out`: what `records` (sorted by offset) hold of it is read where it lies, runs
+/// adjacent both in the file and in `out` in one read of at most [`MAX_RUN_BYTES`] (or one
+/// chunk's part, at most `cap`).
+#[allow(clippy::too_many_arguments)]
+fn read_in_place(
+    src: &Source<'_>,
+    records: &[ChunkRecord],
+    chunk_bytes: u64,
+    chunk: u64,
+    len: u64,
+    es: u64,
+    start: u64,
+    cap: u64,
+    out: &mut [u8],
+) -> Result<()> {
+    let end = start.saturating_add(out.len() as u64 / es.max(1));
+    // The pending read: file address and byte range of `out`.
+    let mut run: Option<(u64, usize, usize)> = None;
+    let flush = |run: Option<(u64, usize, usize)>, out: &mut [u8]| match run {
+        Some((addr, lo, hi)) => src.raw_into(addr, &mut out[lo..hi], cap, "chunk"),
+        None => Ok(()),
+    };
+    for r in records {
+        if r.stored_size != chunk_bytes {
+            return Err(
+                Error::format("unfiltered chunk size differs from the chunk shape")
+                    .at(src.absolute(r.address)?),
+            );
+        }
+        let offset = r.offset[0];
+        let lo = offset.max(start);
+        let hi = offset.saturating_add(chunk).min(end).min(len);
+        if lo >= hi {
+            continue;
+        }
+        let addr = r
+            .address
+            .checked_add((lo - offset) * es)
+            .ok_or_else(|| Error::format("chunk address overflows").at(r.address))?;
+        let (from, to) = (usize_of((lo - start) * es)?, usize_of((hi - start) * es)?);
+        run = match run {
+            Some((at, a, b))
+                if b == from
+                    && at.checked_add((b - a) as u64) == Some(addr)
+                    && (to - a) as u64 <= MAX_RUN_BYTES =>
+            {
+                Some((at, a, to))
+            }
+            other => {
+                flush(other, out)?;
+                Some((addr, from, to))
+            }
+        };
+    }
+    flush(run, out)
 }
 
 #[allow(clippy::too_many_arguments)]
