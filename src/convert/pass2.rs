@@ -10,9 +10,7 @@ use std::ops::Range;
 use crate::hdf5lite::writer::{DataPlace, Placement};
 use crate::io::WriteAt;
 use crate::schema::read::events::{decode_stored, stored_ints};
-use crate::schema::stats::{
-    exact_total, m2_from_sum, pairwise_sum, squared_deviation_sum, SummaryBuilder,
-};
+use crate::schema::stats::{exact_total, m2_from_sum, pairwise_sum, SummaryBuilder};
 use crate::schema::write::encode_events;
 use crate::schema::{MergedRow, Summary};
 
@@ -373,7 +371,9 @@ fn piece_stats(
             let sum = m2_partial(record.summary.mean, durations, &mut bufs.squares);
             stats.partials.push((slot, sum));
         }
-        None => stats.rows.push(row_stats(row, starts, ends)),
+        None => stats
+            .rows
+            .push(row_stats(row, starts, ends, &mut bufs.squares)),
     }
 }
 
@@ -401,9 +401,12 @@ fn copied_stats(
                 return Err(Error::Internal("a part of a row summarised as a whole"));
             }
             decode_stored(deltas, durations, &mut bufs.starts, &mut bufs.ends);
-            stats
-                .rows
-                .push(row_stats(piece.row, &bufs.starts, &bufs.ends));
+            stats.rows.push(row_stats(
+                piece.row,
+                &bufs.starts,
+                &bufs.ends,
+                &mut bufs.squares,
+            ));
         }
     }
     Ok(())
@@ -420,12 +423,18 @@ fn m2_partial(mean: f64, durations: impl Iterator<Item = i64>, squares: &mut Vec
     pairwise_sum(squares)
 }
 
-/// The summary and exact total of a whole row of calls.
-fn row_stats(row: usize, starts: &[i64], ends: &[i64]) -> (usize, Summary, i128) {
+/// The summary and exact total of a whole row of calls (`squares` is scratch).
+fn row_stats(
+    row: usize,
+    starts: &[i64],
+    ends: &[i64],
+    squares: &mut Vec<f64>,
+) -> (usize, Summary, i128) {
     let mut builder = SummaryBuilder::new();
     builder.push(starts, ends);
     let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
-    let m2 = squared_deviation_sum(starts.len() as u64, builder.mean(), durations);
+    // The row is in memory: numpy's pairwise sum over all its squares at once.
+    let m2 = m2_partial(builder.mean(), durations, squares);
     (row, builder.finish(m2), exact_total(starts, ends))
 }
 
