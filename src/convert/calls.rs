@@ -420,3 +420,92 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::{convert, scan_profile, Input, Options};
+    use crate::schema::write::encode_events;
+    use crate::trace::{encode, Region, Trace, Version};
+
+    /// A profile of one rank with one region of `calls` calls, written by the pipeline.
+    fn profile(calls: i64, compress: Option<u8>) -> Vec<u8> {
+        let starts: Vec<i64> = (0..calls).map(|i| 5_000 + 7 * i - (i % 13) * 3).collect();
+        let ends = starts.iter().map(|s| s + s % 11 - 2).collect();
+        let trace = Trace {
+            rank: 2,
+            regions: vec![Region {
+                name: "r".into(),
+                starts,
+                ends,
+                ..Region::default()
+            }],
+        };
+        let inputs = [encode(&trace, Version::V2, Endian::Little)];
+        let options = Options {
+            compress,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        convert(&[Input::new("t.spt")], &&inputs[..], &options, &mut out).unwrap();
+        out
+    }
+
+    /// Ranges of a row, across chunk boundaries of compressed columns too, are copied as
+    /// exactly the bytes decoding and encoding them again gives.
+    #[test]
+    fn copied_ranges_are_the_re_encoded_bytes() {
+        for compress in [None, Some(1)] {
+            let bytes = profile(20_000, compress);
+            let mut worker: Worker<&[u8]> = Worker::new();
+            let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();
+            let record = &scanned.records[0];
+            let file = File::open(&bytes[..]).unwrap();
+            let CallsAt::Events { columns, .. } = record.at else {
+                panic!("not event columns");
+            };
+            let reader = CallReader::open_events(&file, columns, "p.h5").unwrap();
+            let mut bufs = Buffers::default();
+            for (lo, hi) in [
+                (0, 20_000),
+                (8_000, 8_300),
+                (8_192, 16_385),
+                (19_999, 20_000),
+            ] {
+                bufs.deltas.clear();
+                bufs.durations.clear();
+                assert!(reader
+                    .copy_encoded(record, lo, hi, &mut bufs, "p.h5")
+                    .unwrap());
+                let copied = (bufs.deltas.clone(), bufs.durations.clone());
+                reader
+                    .read(record, 0, hi, true, None, &mut bufs, "p.h5")
+                    .unwrap();
+                let (mut deltas, mut durations) = (Vec::new(), Vec::new());
+                let previous = bufs.starts[lo as usize];
+                let starts = &bufs.starts[lo as usize + 1..];
+                let ends = &bufs.ends[lo as usize..];
+                encode_events(previous, starts, ends, &mut deltas, &mut durations);
+                assert_eq!(copied, (deltas, durations), "{compress:?} {lo}..{hi}");
+            }
+        }
+    }
+
+    /// Absolute start and end times (schema 2) are not what the output stores: no copy.
+    #[test]
+    fn absolute_times_are_not_copied() {
+        let bytes = std::fs::read("tests/golden/h5_c_schema2/inputs/profile_rank00000.h5").unwrap();
+        let mut worker: Worker<&[u8]> = Worker::new();
+        let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();
+        let record = scanned.records.iter().find(|r| r.calls > 0).unwrap();
+        let file = File::open(&bytes[..]).unwrap();
+        let CallsAt::Events { columns, .. } = record.at else {
+            panic!("not event columns");
+        };
+        let reader = CallReader::open_events(&file, columns, "p.h5").unwrap();
+        let mut bufs = Buffers::default();
+        let copied = reader.copy_encoded(record, 0, record.calls, &mut bufs, "p.h5");
+        assert!(!copied.unwrap());
+        assert!(bufs.deltas.is_empty());
+    }
+}

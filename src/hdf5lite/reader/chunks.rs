@@ -196,10 +196,10 @@ pub(super) fn read_runs(
 }
 
 /// The range `start ..` (`out.len()` bytes) of a one-dimensional dataset of `len` elements
-/// stored in unfiltered chunks of `chunk` elements (`chunk_bytes` bytes), read straight
-/// into `out`: what `records` (sorted by offset) hold of it is read where it lies, runs
-/// adjacent both in the file and in `out` in one read of at most [`MAX_RUN_BYTES`] (or one
-/// chunk's part, at most `cap`).
+/// stored in unfiltered chunks of `chunk` elements (`chunk_bytes` bytes): the chunks of
+/// `records` (sorted by offset) are read in the runs [`read_runs`] would make (as many
+/// reads), a run of chunks adjacent in the file straight into `out`, another through a
+/// buffer (up to `cap` bytes).
 #[allow(clippy::too_many_arguments)]
 fn read_in_place(
     src: &Source<'_>,
@@ -213,12 +213,8 @@ fn read_in_place(
     out: &mut [u8],
 ) -> Result<()> {
     let end = start.saturating_add(out.len() as u64 / es.max(1));
-    // The pending read: file address and byte range of `out`.
-    let mut run: Option<(u64, usize, usize)> = None;
-    let flush = |run: Option<(u64, usize, usize)>, out: &mut [u8]| match run {
-        Some((addr, lo, hi)) => src.raw_into(addr, &mut out[lo..hi], cap, "chunk"),
-        None => Ok(()),
-    };
+    // Each record's part of the range: file address, and bytes of `out`.
+    let mut parts = Vec::with_capacity(records.len());
     for r in records {
         if r.stored_size != chunk_bytes {
             return Err(
@@ -229,29 +225,55 @@ fn read_in_place(
         let offset = r.offset[0];
         let lo = offset.max(start);
         let hi = offset.saturating_add(chunk).min(end).min(len);
-        if lo >= hi {
-            continue;
+        if lo < hi {
+            let addr = r
+                .address
+                .checked_add((lo - offset) * es)
+                .ok_or_else(|| Error::format("chunk address overflows").at(r.address))?;
+            let bytes = usize_of((lo - start) * es)?..usize_of((hi - start) * es)?;
+            parts.push((r, addr, bytes));
         }
-        let addr = r
-            .address
-            .checked_add((lo - offset) * es)
-            .ok_or_else(|| Error::format("chunk address overflows").at(r.address))?;
-        let (from, to) = (usize_of((lo - start) * es)?, usize_of((hi - start) * es)?);
-        run = match run {
-            Some((at, a, b))
-                if b == from
-                    && at.checked_add((b - a) as u64) == Some(addr)
-                    && (to - a) as u64 <= MAX_RUN_BYTES =>
-            {
-                Some((at, a, to))
-            }
-            other => {
-                flush(other, out)?;
-                Some((addr, from, to))
-            }
-        };
     }
-    flush(run, out)
+    let mut i = 0;
+    while i < parts.len() {
+        let first = parts[i].0;
+        let run_start = first.address;
+        let mut run_end = run_start
+            .checked_add(first.stored_size)
+            .ok_or_else(|| Error::format("chunk address overflows").at(run_start))?;
+        let mut adjacent = true;
+        let mut j = i + 1;
+        while let Some((next, _, bytes)) = parts.get(j) {
+            let near = next.address >= run_end && next.address - run_end <= MAX_GAP_BYTES;
+            match next.address.checked_add(next.stored_size) {
+                Some(next_end) if near && next_end - run_start <= MAX_RUN_BYTES => {
+                    adjacent &= next.address == run_end && parts[j - 1].2.end == bytes.start;
+                    run_end = next_end;
+                    j += 1;
+                }
+                _ => break,
+            }
+        }
+        let run = &parts[i..j];
+        let (Some(head), Some(tail)) = (run.first(), run.last()) else {
+            break;
+        };
+        if adjacent {
+            let bytes = head.2.start..tail.2.end;
+            src.raw_into(head.1, &mut out[bytes], cap, "chunk")?;
+        } else {
+            let stored = src.raw(run_start, run_end - run_start, cap, "chunk")?;
+            for (_, addr, bytes) in run {
+                let from = usize_of(addr - run_start)?;
+                let piece = stored
+                    .get(from..from + bytes.len())
+                    .ok_or_else(|| Error::format("chunk outside its run").at(*addr))?;
+                out[bytes.clone()].copy_from_slice(piece);
+            }
+        }
+        i = j;
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
