@@ -25,7 +25,7 @@ venv() {
     if ! "$dir/bin/python" -c "$check" >/dev/null 2>&1; then
         rm -rf "$dir"
         "$BASE_PYTHON" -m venv "$dir"
-        if ! "$dir/bin/python" -m pip install --quiet --disable-pip-version-check \
+        if ! "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir \
             --only-binary=:all: "h5py==$h5py" "numpy$numpy" >"$dir.log" 2>&1; then
             echo "matrix-venvs: cannot install h5py==$h5py:" >&2
             cat "$dir.log" >&2

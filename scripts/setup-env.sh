@@ -71,7 +71,7 @@ if ! venv_ok; then
     if [ ! -x "$VENV/bin/python" ]; then
         quietly "$BASE_PYTHON" -m venv "$VENV"
     fi
-    quietly "$VENV/bin/python" -m pip install --disable-pip-version-check \
+    quietly "$VENV/bin/python" -m pip install --disable-pip-version-check --no-cache-dir \
         "scope-profiler==$SP_REF_VERSION" h5py hdf5plugin netCDF4
     if ! venv_ok; then
         echo "setup-env: $VENV still does not import scope_profiler $SP_REF_VERSION, h5py, hdf5plugin and netCDF4" >&2

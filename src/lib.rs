@@ -66,7 +66,8 @@
 //! assert_eq!(rows.iter().map(|r| r.calls).sum::<u64>(), 9);
 //!
 //! let mut report = ReportWriter::new(Vec::new(), Format::Csv, options);
-//! report.file(&FileReport { name: "golden.h5", size: bytes.len() as u64, profile: &profile, rows: &rows })?;
+//! report.file(&FileReport { name: "golden.h5", size: bytes.len() as u64, profile: &profile, rows: &rows,
+//!     rows_from_calls: profile.has_events() })?;
 //! let csv = String::from_utf8(report.finish()?)?;
 //! assert!(csv.starts_with("file,name,call_path,"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -403,8 +403,9 @@ impl sp::io::ReadAt for CountingReader {
 
 #[test]
 fn exports_stream_row_by_row() {
-    use sp::analysis::{export, load, Lanes, Loaded, Selection};
+    use sp::analysis::{export, load, Loaded, Selection};
     use sp::hdf5lite::reader::File;
+    use sp::schema::Lanes;
     use sp::schema::{EventReader, Profile};
 
     // 8503 calls in chunks of 1024 events (8 KiB), 68 KiB per event column.

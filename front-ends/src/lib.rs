@@ -48,6 +48,7 @@ pub fn inspect(
         size: bytes.len() as u64,
         profile: &profile,
         rows: &rows,
+        rows_from_calls: profile.has_events(),
     })?;
     Ok(report.finish()?)
 }

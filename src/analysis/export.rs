@@ -41,12 +41,12 @@ use crate::schema::EventReader;
 use super::calltree;
 use super::error::{Error, Result};
 use super::events::RowSource;
-use super::lanes::Lanes;
 use super::load;
 use super::metadata::label;
 use super::metadata::PyValue;
 use super::rows::selected_regions;
 use super::selection::Selection;
+use crate::schema::Lanes;
 use crate::schema::{Profile, RankCalls, Region};
 
 /// An export format.

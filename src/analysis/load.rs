@@ -68,17 +68,15 @@ pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
     Ok(profile)
 }
 
-/// The profile a report shows beside rows computed from its calls by
-/// [`FlatJobs`](super::rows::FlatJobs) or [`TreeJobs`](super::rows::TreeJobs): the index with
-/// every row's first start and last end ([`read_index`]), standing for the full read
-/// ([`Depth::Events`]) whose rows they are, so the report's headline (the wall clock) is
-/// the full read's. Its rows' calls are not loaded: compute rows with the jobs, not with
-/// [`region_rows`](super::region_rows).
+/// The profile that [`FlatJobs`](super::rows::FlatJobs) and
+/// [`TreeJobs`](super::rows::TreeJobs) compute rows over: the index with every row's first
+/// start and last end ([`read_index`]); its calls are not loaded. A report of those rows
+/// says so with [`FileReport::rows_from_calls`](super::report::FileReport::rows_from_calls).
 ///
 /// The rows' spans get the full read's check (within the event columns, not overlapping),
 /// so a file the full read rejects for them is rejected here too.
 pub fn read_for_jobs<R: ReadAt>(file: &File<R>) -> Result<Profile> {
-    let mut profile = read_index(file)?;
+    let profile = read_index(file)?;
     if let Some(reader) = EventReader::open(file)? {
         let spans = profile
             .regions
@@ -89,7 +87,6 @@ pub fn read_for_jobs<R: ReadAt>(file: &File<R>) -> Result<Profile> {
             spans.map(|s| (wide(s.offset), wide(s.count))).unzip();
         schema::read::check_event_index(&offsets, &counts, i128::from(reader.len()))?;
     }
-    profile.depth = Depth::Events;
     Ok(profile)
 }
 

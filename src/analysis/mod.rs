@@ -26,7 +26,6 @@ pub mod compare;
 pub mod error;
 pub mod events;
 pub mod export;
-pub mod lanes;
 pub mod load;
 pub mod metadata;
 pub mod numeric;
@@ -41,7 +40,6 @@ mod view;
 
 pub use error::{Error, Result};
 pub use events::{Loaded, RowSource};
-pub use lanes::Lanes;
 pub use load::FromEvents;
 pub use metadata::PyValue;
 pub use rows::{region_rows, PercentageMode, RegionRow, RowOptions, SortKey};

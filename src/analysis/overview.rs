@@ -8,7 +8,7 @@
 //! It is computed from region rows, with the reference's rules for either kind: call-tree
 //! rows (a whole read) rank the leaves of the tree and each region's own time, and know the
 //! session's time outside every region; the flat rows of an index read
-//! ([`Profile::read_index`](super::Profile::read_index), the reference's
+//! ([`load::read_index`](super::load::read_index), the reference's
 //! `read_h5_summary`) rank regions by their totals. The browser page shows the index's
 //! overview at once and the call tree's when it has read the events.
 

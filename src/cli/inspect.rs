@@ -136,7 +136,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         let size = source.len();
         let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
-        let (profile, rows) =
+        let (profile, rows, rows_from_calls) =
             read_rows(&file, &options, &selection).map_err(|e| Failure::analysis(path, e))?;
         let name = path.display().to_string();
         report
@@ -145,6 +145,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
                 size,
                 profile: &profile,
                 rows: &rows,
+                rows_from_calls,
             })
             .map_err(Failure::Stdout)?;
     }
@@ -155,7 +156,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map_err(Failure::Stdout)
 }
 
-/// The profile as the report shows it and its rows. Rows that need every call are
+/// The profile as the report shows it, its rows, and whether they came from every call. Rows that need every call are
 /// computed by the library's jobs on every core, reading the calls row by row; a file the
 /// jobs cannot read (no event columns, or any error) is read whole, as the reference reads
 /// it, so its rows or its error are the full read's.
@@ -163,11 +164,11 @@ fn read_rows(
     file: &File<LocalFile>,
     options: &ReportOptions,
     selection: &Selection,
-) -> sp::analysis::Result<(Profile, Vec<RegionRow>)> {
+) -> sp::analysis::Result<(Profile, Vec<RegionRow>, bool)> {
     let reading = options.reading();
     if reading == Reading::Full {
-        if let Ok(Some(streamed)) = streamed_rows(file, options, selection) {
-            return Ok(streamed);
+        if let Ok(Some((profile, rows))) = streamed_rows(file, options, selection) {
+            return Ok((profile, rows, true));
         }
     }
     let profile = match reading {
@@ -175,7 +176,8 @@ fn read_rows(
         other => other.read(file),
     }?;
     let rows = options.rows(&profile, selection);
-    Ok((profile, rows))
+    let from_calls = profile.has_events();
+    Ok((profile, rows, from_calls))
 }
 
 /// The rows by the library's jobs over the index: the flat rows with percentiles

@@ -4,7 +4,8 @@
 //! - Reading: [`read()`] reads a schema 1, 2 or 3 file (columnar or aggregate) into a
 //!   [`Profile`] to the [`Depth`] asked for — metadata only, the index only (never the event
 //!   columns), or every call — and [`EventReader`] reads the calls of one row on demand. The
-//!   dataset and attribute names are in [`names`].
+//!   dataset and attribute names are in [`names`]; [`Lanes`] reads the thread and task
+//!   tables that name a run's lanes.
 //! - Importing: [`read_profile`] gives an `.h5` input as the merge rules consume it
 //!   ([`ProfileInput`]); [`Merger`] collects ranks from traces and such inputs and yields a
 //!   [`MergedProfile`] with the reference's row order, region ids and metadata;
@@ -15,6 +16,7 @@
 
 pub mod error;
 pub mod import;
+pub mod lanes;
 pub mod likwid;
 pub mod merged;
 pub mod metadata;
@@ -27,6 +29,7 @@ pub mod write;
 
 pub use error::Error;
 pub use import::{read_profile, ProfileInput};
+pub use lanes::Lanes;
 pub use merged::{MergedProfile, ProfileRow};
 pub use metadata::{MetaValue, Metadata};
 pub use native::{Merged, MergedRow, Merger, RegionCalls, RegionRecord};

@@ -64,12 +64,37 @@ where
     run_ok(&mut cmd)
 }
 
-/// A fresh, empty scratch directory for one test.
-pub fn scratch_dir(name: &str) -> PathBuf {
+/// A fresh, empty scratch directory for one test, removed when the test passes (a failed
+/// test leaves it for a look). Derefs to its path.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// A fresh, empty scratch directory for one test, named after the test and this process.
+pub fn scratch_dir(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("sp-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    Scratch(dir)
 }
 
 /// Runs `cmd`, panicking with its output unless it exits 0.

@@ -22,9 +22,8 @@ use crate::rows::rows_json;
 use crate::selection::Options;
 use crate::session::{Answer, TREE_CALLS};
 use crate::source::Source;
-use crate::timeline::Timeline;
+use crate::timeline::{Timeline, View};
 use crate::views::{balance_json, cell_json, overview_json, percentiles_json};
-use sp::analysis::units::duration_text;
 
 /// A profile's reads: its index (stored statistics per row, no calls) and, once read, the
 /// whole profile.
@@ -227,6 +226,7 @@ impl Opened {
                 size,
                 profile,
                 rows: &rows,
+                rows_from_calls: profile.has_events(),
             })
             .and_then(|()| report.finish())
             .map_err(|e| format!("Writing the CSV of {} failed: {e}.", self.name))
@@ -337,8 +337,6 @@ impl Opened {
             ranks.dedup();
             self.timeline = Some((spec, Timeline::new(ranks)));
         }
-        let num = |k: &str| req[k].as_f64().unwrap_or(0.0);
-        let count = |k: &str| req[k].as_u64().map_or(0, |v| v as usize);
         let fail = |e: sp::analysis::Error| messages::profile(name, &e);
         let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
         let source: &dyn RowSource = match &reader {
@@ -346,16 +344,7 @@ impl Opened {
             None => &Loaded_,
         };
         let (_, timeline) = self.timeline.as_mut().ok_or("No timeline is open.")?;
-        let mut answer = timeline.view(
-            profile,
-            source,
-            num("t0"),
-            num("t1"),
-            num("width"),
-            count("first"),
-            count("count").min(4096),
-            bin,
-        )?;
+        let mut answer = timeline.view(profile, source, &View::from_request(req), bin)?;
         answer["regions"] = json!(profile
             .regions
             .iter()
@@ -364,20 +353,11 @@ impl Opened {
         Ok(answer)
     }
 
-    /// The call at time `t` of timeline lane `lane`.
+    /// What the timeline draws at time `t` of lane `lane`; see [`Timeline::at`].
     pub fn timeline_at(&self, req: &Json) -> Answer {
         let (_, timeline) = self.timeline.as_ref().ok_or("No timeline is open.")?;
-        let lane = req["lane"].as_u64().map_or(usize::MAX, |v| v as usize);
-        let mut call = timeline.at(lane, req["t"].as_f64().unwrap_or(0.0));
-        if let (Some(start), Some(end)) = (call["start"].as_i64(), call["end"].as_i64()) {
-            let names = self.loaded()?.head().map(|p| &p.regions);
-            let region = call["region"].as_u64().unwrap_or(u64::MAX) as usize;
-            call["name"] = json!(names.and_then(|r| r.get(region)).map(|r| r.name.as_str()));
-            let from = timeline.extent().map_or(start, |(lo, _)| lo);
-            let text = |ns: i64| duration_text(Some(ns as f64 / 1e9));
-            call["duration_text"] = json!(text(end - start));
-            call["start_text"] = json!(text(start - from));
-        }
+        let regions = self.loaded()?.head().map_or(&[][..], |p| &p.regions[..]);
+        let call = timeline.at(req, regions);
         Ok(json!({ "call": call }))
     }
 

@@ -28,9 +28,10 @@
 //! - `export {file, format, ranks}` → `name` (a file name) and `bytes`: the selected
 //!   ranks as `sp export FORMAT --ranks …` writes them (`chrome-trace`, `speedscope` or
 //!   `json`), handed to the page in parts (see [`crate::download`]).
-//! - `timeline {file, ranks, t0, t1, width, first, count}` → the lanes (rank, depth), the
-//!   extent and, in the binary side buffer, the view's rectangles (see
-//!   [`crate::timeline`]); `timeline_at {file, lane, t}` → the call there.
+//! - `timeline {file, ranks, t0, t1, width, first, count, align}` → the lanes (rank,
+//!   depth), the extent and, in the binary side buffer, the view's rectangles (see
+//!   [`crate::timeline`]); `timeline_at {file, lane, t, …the view}` → the call or merged
+//!   block drawn there.
 //! - `io {file}` → reads and bytes so far; `close {file}`.
 //!
 //! Every answer about a file carries `io`, the file's read counters after the request.

@@ -24,7 +24,8 @@
 //! let profile = options.reading().read(&file)?;
 //! let rows = options.rows(&profile, &Selection::all());
 //! let mut report = ReportWriter::new(Vec::new(), Format::Csv, options);
-//! report.file(&FileReport { name: "run.h5", size: bytes.len() as u64, profile: &profile, rows: &rows })?;
+//! report.file(&FileReport { name: "run.h5", size: bytes.len() as u64, profile: &profile, rows: &rows,
+//!     rows_from_calls: profile.has_events() })?;
 //! let csv = String::from_utf8(report.finish()?)?;
 //! # Ok(()) }
 //! ```
@@ -253,13 +254,18 @@ impl ReportOptions {
 }
 
 /// One profile of a report: its name as shown (the path given), its size in bytes, the
-/// profile as read and its rows.
+/// profile as read, its rows, and whether those rows were computed from every call.
 #[derive(Debug, Clone, Copy)]
 pub struct FileReport<'a> {
     pub name: &'a str,
     pub size: u64,
     pub profile: &'a Profile,
     pub rows: &'a [RegionRow],
+    /// The rows were computed from every call: by a full read
+    /// ([`Profile::has_events`]) or by the library's jobs over the index
+    /// ([`FlatJobs`](super::rows::FlatJobs), [`TreeJobs`](super::rows::TreeJobs)). The
+    /// table's headline then gives the wall clock, as the reference's full read does.
+    pub rows_from_calls: bool,
 }
 
 /// Writes a report of one or more profiles in one format.

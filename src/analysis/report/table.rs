@@ -34,6 +34,7 @@ pub(super) fn write(
         size,
         profile,
         rows,
+        rows_from_calls,
     } = *file;
     let mut s = String::new();
     let regions = profile.regions.len();
@@ -44,7 +45,7 @@ pub(super) fn write(
         size as f64 / (1024.0 * 1024.0)
     );
     let timed = profile.regions.iter().any(|r| r.has_timing());
-    if timed && profile.has_events() {
+    if timed && rows_from_calls {
         let start = profile.minimum_start_s();
         let end = profile
             .regions

@@ -4,8 +4,10 @@
 use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 
-use super::error::{Error, Result};
-use crate::schema::names;
+use super::error::Error;
+use super::names;
+
+type Result<T> = std::result::Result<T, Error>;
 
 /// The rank column of both tables.
 const RANKS: &str = "ranks";
