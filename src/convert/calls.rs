@@ -9,10 +9,11 @@ use super::error::Error;
 use super::pack::PackScratch;
 use super::scan::Record;
 use super::Sources;
+use crate::hdf5lite::model::{ByteOrder, Datatype};
 use crate::hdf5lite::reader::{Dataset, File};
 use crate::io::ReadAt;
 use crate::schema::names;
-use crate::schema::read::events::{decode_in_place, ints, ints_into};
+use crate::schema::read::events::{decode_in_place, ints_into};
 use crate::schema::Span;
 use crate::trace::{self, Endian};
 
@@ -143,6 +144,9 @@ pub(crate) enum CallReader<'f, R: ReadAt> {
     Events {
         columns: TimeColumns,
         datasets: Box<[Dataset<'f, R>; 2]>,
+        /// The columns hold what the output stores: start deltas and durations as
+        /// little-endian `i64`, so their bytes are copied, not decoded and encoded again.
+        stored_as_output: bool,
     },
     /// Records whose calls need no input.
     None,
@@ -157,10 +161,56 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
                 source: e.into(),
             })
         };
+        let datasets = Box::new([open(columns.first)?, open(columns.second)?]);
+        let output_type = Datatype::Integer {
+            size: 8,
+            signed: true,
+            order: ByteOrder::Little,
+        };
+        let stored_as_output =
+            columns.delta && datasets.iter().all(|d| *d.datatype() == output_type);
         Ok(CallReader::Events {
             columns,
-            datasets: Box::new([open(columns.first)?, open(columns.second)?]),
+            datasets,
+            stored_as_output,
         })
+    }
+
+    /// Appends the output's encoding of calls `lo..hi` of `record` (start deltas and
+    /// durations, little-endian) to `bufs.deltas` and `bufs.durations`, copied from the
+    /// input's columns where they are stored so; returns whether it did. The deltas of a
+    /// row restart at its first call in both, so any range of a row copies as it is.
+    pub fn copy_encoded(
+        &self,
+        record: &Record,
+        lo: u64,
+        hi: u64,
+        bufs: &mut Buffers,
+        name: &str,
+    ) -> Result<bool, Error> {
+        let (
+            CallReader::Events {
+                datasets,
+                stored_as_output: true,
+                ..
+            },
+            &CallsAt::Events { offset, .. },
+        ) = (self, &record.at)
+        else {
+            return Ok(false);
+        };
+        let [first, second] = &**datasets;
+        let start = offset
+            .checked_add(lo)
+            .ok_or(Error::Internal("a range too large"))?;
+        for (d, out) in [(first, &mut bufs.deltas), (second, &mut bufs.durations)] {
+            d.read_raw_range_into(start, hi - lo, out)
+                .map_err(|e| Error::Profile {
+                    input: name.to_owned(),
+                    source: e.into(),
+                })?;
+        }
+        Ok(true)
     }
 
     /// Whether this reader reads `record`'s calls.
@@ -234,7 +284,12 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
                     .map_err(read)?;
                 }
             }
-            (CallReader::Events { columns, datasets }, &CallsAt::Events { offset, .. }) => {
+            (
+                CallReader::Events {
+                    columns, datasets, ..
+                },
+                &CallsAt::Events { offset, .. },
+            ) => {
                 let [first, second] = &**datasets;
                 let append = |d: &Dataset<'_, R>, lo: u64, hi: u64, out: &mut Vec<i64>| {
                     let span = Span {
@@ -306,11 +361,17 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
         Ok(())
     }
 
-    /// The raw first time column (start deltas or starts) of events `span` of a profile.
-    pub fn first_column(&self, span: Span, name: &str) -> Result<Vec<i64>, Error> {
+    /// The raw first time column (start deltas or starts) of events `span` of a profile,
+    /// appended to `out`.
+    pub fn first_column_into(
+        &self,
+        span: Span,
+        out: &mut Vec<i64>,
+        name: &str,
+    ) -> Result<(), Error> {
         match self {
             CallReader::Events { datasets, .. } => {
-                ints(&datasets[0], span).map_err(|e| Error::Profile {
+                ints_into(&datasets[0], span, out).map_err(|e| Error::Profile {
                     input: name.to_owned(),
                     source: e,
                 })
@@ -340,7 +401,12 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
                 trace::read_timestamps(*src, starts_at, endian, &mut bufs.scratch, &mut bufs.starts)
                     .map_err(|e| Error::read(name, e))
             }
-            (CallReader::Events { columns, datasets }, &CallsAt::Events { offset, .. }) => {
+            (
+                CallReader::Events {
+                    columns, datasets, ..
+                },
+                &CallsAt::Events { offset, .. },
+            ) => {
                 bufs.starts.clear();
                 let span = Span { offset, count: n };
                 ints_into(&datasets[0], span, &mut bufs.starts).map_err(|e| Error::Profile {
@@ -352,5 +418,94 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
             }
             _ => self.read(record, 0, n, false, None, bufs, name),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::{convert, scan_profile, Input, Options};
+    use crate::schema::write::encode_events;
+    use crate::trace::{encode, Region, Trace, Version};
+
+    /// A profile of one rank with one region of `calls` calls, written by the pipeline.
+    fn profile(calls: i64, compress: Option<u8>) -> Vec<u8> {
+        let starts: Vec<i64> = (0..calls).map(|i| 5_000 + 7 * i - (i % 13) * 3).collect();
+        let ends = starts.iter().map(|s| s + s % 11 - 2).collect();
+        let trace = Trace {
+            rank: 2,
+            regions: vec![Region {
+                name: "r".into(),
+                starts,
+                ends,
+                ..Region::default()
+            }],
+        };
+        let inputs = [encode(&trace, Version::V2, Endian::Little)];
+        let options = Options {
+            compress,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        convert(&[Input::new("t.spt")], &&inputs[..], &options, &mut out).unwrap();
+        out
+    }
+
+    /// Ranges of a row, across chunk boundaries of compressed columns too, are copied as
+    /// exactly the bytes decoding and encoding them again gives.
+    #[test]
+    fn copied_ranges_are_the_re_encoded_bytes() {
+        for compress in [None, Some(1)] {
+            let bytes = profile(20_000, compress);
+            let mut worker: Worker<&[u8]> = Worker::new();
+            let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();
+            let record = &scanned.records[0];
+            let file = File::open(&bytes[..]).unwrap();
+            let CallsAt::Events { columns, .. } = record.at else {
+                panic!("not event columns");
+            };
+            let reader = CallReader::open_events(&file, columns, "p.h5").unwrap();
+            let mut bufs = Buffers::default();
+            for (lo, hi) in [
+                (0, 20_000),
+                (8_000, 8_300),
+                (8_192, 16_385),
+                (19_999, 20_000),
+            ] {
+                bufs.deltas.clear();
+                bufs.durations.clear();
+                assert!(reader
+                    .copy_encoded(record, lo, hi, &mut bufs, "p.h5")
+                    .unwrap());
+                let copied = (bufs.deltas.clone(), bufs.durations.clone());
+                reader
+                    .read(record, 0, hi, true, None, &mut bufs, "p.h5")
+                    .unwrap();
+                let (mut deltas, mut durations) = (Vec::new(), Vec::new());
+                let previous = bufs.starts[lo as usize];
+                let starts = &bufs.starts[lo as usize + 1..];
+                let ends = &bufs.ends[lo as usize..];
+                encode_events(previous, starts, ends, &mut deltas, &mut durations);
+                assert_eq!(copied, (deltas, durations), "{compress:?} {lo}..{hi}");
+            }
+        }
+    }
+
+    /// Absolute start and end times (schema 2) are not what the output stores: no copy.
+    #[test]
+    fn absolute_times_are_not_copied() {
+        let bytes = std::fs::read("tests/golden/h5_c_schema2/inputs/profile_rank00000.h5").unwrap();
+        let mut worker: Worker<&[u8]> = Worker::new();
+        let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();
+        let record = scanned.records.iter().find(|r| r.calls > 0).unwrap();
+        let file = File::open(&bytes[..]).unwrap();
+        let CallsAt::Events { columns, .. } = record.at else {
+            panic!("not event columns");
+        };
+        let reader = CallReader::open_events(&file, columns, "p.h5").unwrap();
+        let mut bufs = Buffers::default();
+        let copied = reader.copy_encoded(record, 0, record.calls, &mut bufs, "p.h5");
+        assert!(!copied.unwrap());
+        assert!(bufs.deltas.is_empty());
     }
 }

@@ -9,16 +9,15 @@ use std::ops::Range;
 
 use crate::hdf5lite::writer::{DataPlace, Placement};
 use crate::io::WriteAt;
-use crate::schema::stats::{
-    exact_total, m2_from_sum, pairwise_sum, squared_deviation_sum, SummaryBuilder,
-};
+use crate::schema::read::events::{decode_stored, stored_ints};
+use crate::schema::stats::{exact_total, m2_from_sum, pairwise_sum, SummaryBuilder};
 use crate::schema::write::encode_events;
 use crate::schema::{MergedRow, Summary};
 
 use super::calls::{Buffers, CallsAt, Worker};
 use super::error::Error;
 use super::pack::{ChunkAppender, PackedUnit, Packer};
-use super::plan::{Plan, Unit, Units};
+use super::plan::{Piece, Plan, Unit, Units};
 use super::scan::Record;
 use super::Sources;
 
@@ -222,9 +221,14 @@ impl Conversion {
                     if record.input != first.input || !reader.reads(record) {
                         continue 'runs;
                     }
-                    let before = record.start_before(piece.lo);
-                    reader.read(record, piece.lo, piece.hi, true, before, bufs, name)?;
-                    piece_stats(record, piece.m2_slot, piece.row, bufs, &mut stats);
+                    let at = bufs.deltas.len();
+                    if reader.copy_encoded(record, piece.lo, piece.hi, bufs, name)? {
+                        copied_stats(record, piece, at, bufs, &mut stats)?;
+                    } else {
+                        let before = record.start_before(piece.lo);
+                        reader.read(record, piece.lo, piece.hi, true, before, bufs, name)?;
+                        piece_stats(record, piece.m2_slot, piece.row, bufs, &mut stats);
+                    }
                     p += 1;
                 }
                 let u = range.start + k;
@@ -361,22 +365,77 @@ fn piece_stats(
         &mut bufs.deltas,
         &mut bufs.durations,
     );
-    if let Some(slot) = m2_slot {
-        let mean = record.summary.mean;
-        bufs.squares.clear();
-        bufs.squares.extend(starts.iter().zip(ends).map(|(s, e)| {
-            let x = e.wrapping_sub(*s) as f64 - mean;
-            x * x
-        }));
-        stats.partials.push((slot, pairwise_sum(&bufs.squares)));
-    } else {
-        let mut builder = SummaryBuilder::new();
-        builder.push(starts, ends);
-        let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
-        let m2 = squared_deviation_sum(record.calls, builder.mean(), durations);
-        let total_ns = exact_total(starts, ends);
-        stats.rows.push((row, builder.finish(m2), total_ns));
+    match m2_slot {
+        Some(slot) => {
+            let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
+            let sum = m2_partial(record.summary.mean, durations, &mut bufs.squares);
+            stats.partials.push((slot, sum));
+        }
+        None => stats
+            .rows
+            .push(row_stats(row, starts, ends, &mut bufs.squares)),
     }
+}
+
+/// What pass 2 learns of one piece whose encoded calls were copied from the input to
+/// `bufs.deltas` and `bufs.durations` from byte `at` on: read from the same bytes.
+fn copied_stats(
+    record: &Record,
+    piece: &Piece,
+    at: usize,
+    bufs: &mut Buffers,
+    stats: &mut UnitStats,
+) -> Result<(), Error> {
+    let outside = || Error::Internal("a piece outside the copied columns");
+    let deltas = bufs.deltas.get(at..).ok_or_else(outside)?;
+    let durations = bufs.durations.get(at..).ok_or_else(outside)?;
+    match piece.m2_slot {
+        Some(slot) => {
+            let durations = stored_ints(durations);
+            let sum = m2_partial(record.summary.mean, durations, &mut bufs.squares);
+            stats.partials.push((slot, sum));
+        }
+        None => {
+            // A whole row: its start deltas begin at 0.
+            if piece.lo != 0 {
+                return Err(Error::Internal("a part of a row summarised as a whole"));
+            }
+            decode_stored(deltas, durations, &mut bufs.starts, &mut bufs.ends);
+            stats.rows.push(row_stats(
+                piece.row,
+                &bufs.starts,
+                &bufs.ends,
+                &mut bufs.squares,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The pairwise sum of the squared deviations from `mean` of a piece's `durations`, one
+/// node of a large row's `m2`.
+fn m2_partial(mean: f64, durations: impl Iterator<Item = i64>, squares: &mut Vec<f64>) -> f64 {
+    squares.clear();
+    squares.extend(durations.map(|d| {
+        let x = d as f64 - mean;
+        x * x
+    }));
+    pairwise_sum(squares)
+}
+
+/// The summary and exact total of a whole row of calls (`squares` is scratch).
+fn row_stats(
+    row: usize,
+    starts: &[i64],
+    ends: &[i64],
+    squares: &mut Vec<f64>,
+) -> (usize, Summary, i128) {
+    let mut builder = SummaryBuilder::new();
+    builder.push(starts, ends);
+    let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
+    // The row is in memory: numpy's pairwise sum over all its squares at once.
+    let m2 = m2_partial(builder.mean(), durations, squares);
+    (row, builder.finish(m2), exact_total(starts, ends))
 }
 
 /// Writes `bytes` at byte `offset` inside the planned storage `place`.

@@ -14,7 +14,7 @@ use super::BLOCK;
 use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::likwid::LikwidByRank;
-use crate::schema::read::events::{decode_starts, time_columns};
+use crate::schema::read::events::time_columns;
 use crate::schema::{import, Depth, Metadata, ProfileLayout, Span};
 
 /// What a profile input holds besides its rows.
@@ -53,6 +53,7 @@ fn read_small_rows_together<R: ReadAt>(
     order.sort_unstable();
     let mut work = 0;
     let mut i = 0;
+    let mut column = Vec::new();
     while let Some(&(start, first)) = order.get(i) {
         let mut end = start + records[first].calls;
         let mut j = i + 1;
@@ -64,27 +65,42 @@ fn read_small_rows_together<R: ReadAt>(
             end += calls;
             j += 1;
         }
-        let column = reader.first_column(
-            Span {
-                offset: start,
-                count: end - start,
-            },
-            name,
-        )?;
+        let span = Span {
+            offset: start,
+            count: end - start,
+        };
+        column.clear();
+        reader.first_column_into(span, &mut column, name)?;
         for &(at, k) in &order[i..j] {
             let record = &mut records[k];
             let lo = (at - start) as usize;
             let raw = column
                 .get(lo..lo + record.calls as usize)
                 .ok_or(Error::Internal("a row outside the rows read"))?;
-            let starts = decode_starts(columns.delta, raw);
-            record.first_start = starts.first().copied();
-            record.min_start = starts.iter().min().copied();
+            (record.first_start, record.min_start) = first_and_min_start(columns.delta, raw);
             work += 16 * record.calls;
         }
         i = j;
     }
     Ok(work)
+}
+
+/// The first and the smallest start of a row from its first stored column (start deltas,
+/// or starts), without decoding it into a buffer.
+fn first_and_min_start(delta: bool, first_column: &[i64]) -> (Option<i64>, Option<i64>) {
+    let first = first_column.first().copied();
+    if !delta {
+        return (first, first_column.iter().min().copied());
+    }
+    let mut acc = 0i64;
+    let min = first_column
+        .iter()
+        .map(|d| {
+            acc = acc.wrapping_add(*d);
+            acc
+        })
+        .min();
+    (first, min)
 }
 
 /// Pass 1 of input number `input`, a profile named `name` (in errors) read from `src`.

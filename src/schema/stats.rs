@@ -130,19 +130,22 @@ impl SummaryBuilder {
             s.start_minimum = start0;
             s.end_maximum = end0;
         }
-        // Integer statistics in tight loops the compiler can vectorise.
+        // The integer statistics in one pass over the calls.
         let (mut min, mut max, mut total) = (s.minimum, s.maximum, s.total);
+        let (mut start_min, mut end_max) = (s.start_minimum, s.end_maximum);
         for (&start, &end) in starts.iter().zip(ends) {
             let d = end.wrapping_sub(start);
             min = min.min(d);
             max = max.max(d);
             total = total.wrapping_add(d);
+            start_min = start_min.min(start);
+            end_max = end_max.max(end);
         }
         s.minimum = min;
         s.maximum = max;
         s.total = total;
-        s.start_minimum = starts.iter().fold(s.start_minimum, |m, &v| m.min(v));
-        s.end_maximum = ends.iter().fold(s.end_maximum, |m, &v| m.max(v));
+        s.start_minimum = start_min;
+        s.end_maximum = end_max;
         s.last = ends[n - 1].wrapping_sub(starts[n - 1]);
         self.count += n as u64;
 

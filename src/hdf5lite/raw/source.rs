@@ -108,7 +108,26 @@ impl<'a> Source<'a> {
         Cursor::new(buf, at, self.widths)
     }
 
+    /// [`raw`](Self::raw) into `out` (all of it, `out.len()` bytes), so a caller reading
+    /// many blocks reuses one buffer.
+    pub fn raw_into(&self, addr: u64, out: &mut [u8], cap: u64, what: &str) -> Result<()> {
+        let at = self.checked(addr, out.len() as u64, cap, what)?;
+        self.reader.read_exact_at(at, out)?;
+        Ok(())
+    }
+
     fn read_capped(&self, addr: u64, len: u64, cap: u64, what: &str) -> Result<Vec<u8>> {
+        let at = self.checked(addr, len, cap, what)?;
+        let n = usize::try_from(len)
+            .map_err(|_| Error::limits(format!("{what} of {len} bytes does not fit in memory")))?;
+        let mut buf = vec![0u8; n];
+        self.reader.read_exact_at(at, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// The absolute offset of `len` bytes (`what`) at `addr`, checked against `cap` and the
+    /// file length.
+    fn checked(&self, addr: u64, len: u64, cap: u64, what: &str) -> Result<u64> {
         let at = self.absolute(addr)?;
         if len > cap {
             return Err(Error::limits(format!(
@@ -125,11 +144,7 @@ impl<'a> Source<'a> {
             );
             return Err(Error::from(past).at(at).in_context(what));
         }
-        let n = usize::try_from(len)
-            .map_err(|_| Error::limits(format!("{what} of {len} bytes does not fit in memory")))?;
-        let mut buf = vec![0u8; n];
-        self.reader.read_exact_at(at, &mut buf)?;
-        Ok(buf)
+        Ok(at)
     }
 }
 

@@ -81,6 +81,20 @@ impl<R: ReadAt> Dataset<'_, R> {
         };
         let chunk_len = usize_of(chunk_bytes)?;
         let es_usize = usize_of(es)?;
+        if self.filters.is_empty() && dims.len() == 1 {
+            let cap = cap.max(MAX_RUN_BYTES);
+            return read_in_place(
+                src,
+                wanted,
+                chunk_bytes,
+                chunk[0],
+                dims[0],
+                es,
+                start,
+                cap,
+                out,
+            );
+        }
         read_runs(src, wanted, cap, |r, stored| {
             let at = src.absolute(r.address)?;
             if self.filters.is_empty() {
@@ -175,6 +189,87 @@ pub(super) fn read_runs(
             let from = usize_of(r.address - start)?;
             let piece = &bytes[from..from + usize_of(r.stored_size)?];
             each(r, piece)?;
+        }
+        i = j;
+    }
+    Ok(())
+}
+
+/// The range `start ..` (`out.len()` bytes) of a one-dimensional dataset of `len` elements
+/// stored in unfiltered chunks of `chunk` elements (`chunk_bytes` bytes): the chunks of
+/// `records` (sorted by offset) are read in the runs [`read_runs`] would make (as many
+/// reads), a run of chunks adjacent in the file straight into `out`, another through a
+/// buffer (up to `cap` bytes).
+#[allow(clippy::too_many_arguments)]
+fn read_in_place(
+    src: &Source<'_>,
+    records: &[ChunkRecord],
+    chunk_bytes: u64,
+    chunk: u64,
+    len: u64,
+    es: u64,
+    start: u64,
+    cap: u64,
+    out: &mut [u8],
+) -> Result<()> {
+    let end = start.saturating_add(out.len() as u64 / es.max(1));
+    // Each record's part of the range: file address, and bytes of `out`.
+    let mut parts = Vec::with_capacity(records.len());
+    for r in records {
+        if r.stored_size != chunk_bytes {
+            return Err(
+                Error::format("unfiltered chunk size differs from the chunk shape")
+                    .at(src.absolute(r.address)?),
+            );
+        }
+        let offset = r.offset[0];
+        let lo = offset.max(start);
+        let hi = offset.saturating_add(chunk).min(end).min(len);
+        if lo < hi {
+            let addr = r
+                .address
+                .checked_add((lo - offset) * es)
+                .ok_or_else(|| Error::format("chunk address overflows").at(r.address))?;
+            let bytes = usize_of((lo - start) * es)?..usize_of((hi - start) * es)?;
+            parts.push((r, addr, bytes));
+        }
+    }
+    let mut i = 0;
+    while i < parts.len() {
+        let first = parts[i].0;
+        let run_start = first.address;
+        let mut run_end = run_start
+            .checked_add(first.stored_size)
+            .ok_or_else(|| Error::format("chunk address overflows").at(run_start))?;
+        let mut adjacent = true;
+        let mut j = i + 1;
+        while let Some((next, _, bytes)) = parts.get(j) {
+            let near = next.address >= run_end && next.address - run_end <= MAX_GAP_BYTES;
+            match next.address.checked_add(next.stored_size) {
+                Some(next_end) if near && next_end - run_start <= MAX_RUN_BYTES => {
+                    adjacent &= next.address == run_end && parts[j - 1].2.end == bytes.start;
+                    run_end = next_end;
+                    j += 1;
+                }
+                _ => break,
+            }
+        }
+        let run = &parts[i..j];
+        let (Some(head), Some(tail)) = (run.first(), run.last()) else {
+            break;
+        };
+        if adjacent {
+            let bytes = head.2.start..tail.2.end;
+            src.raw_into(head.1, &mut out[bytes], cap, "chunk")?;
+        } else {
+            let stored = src.raw(run_start, run_end - run_start, cap, "chunk")?;
+            for (_, addr, bytes) in run {
+                let from = usize_of(addr - run_start)?;
+                let piece = stored
+                    .get(from..from + bytes.len())
+                    .ok_or_else(|| Error::format("chunk outside its run").at(*addr))?;
+                out[bytes.clone()].copy_from_slice(piece);
+            }
         }
         i = j;
     }

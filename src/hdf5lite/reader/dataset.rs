@@ -205,6 +205,15 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     /// Elements `start .. start + count` of a one-dimensional (or scalar) dataset, reading
     /// only the chunks they touch.
     pub fn read_raw_range(&self, start: u64, count: u64) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.read_raw_range_into(start, count, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`read_raw_range`](Self::read_raw_range) appended to `out`: a caller reading a
+    /// dataset block by block reuses one buffer, and contiguous storage is read straight
+    /// into it.
+    pub fn read_raw_range_into(&self, start: u64, count: u64, out: &mut Vec<u8>) -> Result<()> {
         let ctx = |e: Error| e.in_object(self.path.clone());
         if self.dims().len() > 1 {
             return Err(ctx(Error::usage("ranges are for one-dimensional datasets")));
@@ -215,10 +224,12 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 "range {start}+{count} passes the {n} elements"
             ))));
         }
-        self.read_elements(start, count).map_err(ctx)
+        self.read_elements_into(start, count, out).map_err(ctx)
     }
 
-    fn fill_buffer(&self, n: u64, es: u64) -> Result<Vec<u8>> {
+    /// Appends `n` elements of the fill value (zeros without one) to `out`; returns where
+    /// they begin.
+    fn append_filled(&self, n: u64, es: u64, out: &mut Vec<u8>) -> Result<usize> {
         let bytes = n
             .checked_mul(es)
             .ok_or_else(|| Error::format("dataset size overflows"))?;
@@ -228,15 +239,16 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 "reading {bytes} bytes exceeds the limit of {limit}"
             )));
         }
-        let mut out = vec![0u8; usize_of(bytes)?];
+        let at = out.len();
+        out.resize(at + usize_of(bytes)?, 0);
         if let Some(fill) = &self.fill {
             if fill.len() as u64 == es {
-                for piece in out.chunks_exact_mut(es as usize) {
+                for piece in out[at..].chunks_exact_mut(es as usize) {
                     piece.copy_from_slice(fill);
                 }
             }
         }
-        Ok(out)
+        Ok(at)
     }
 
     /// Fails when the data cannot be read here (external or virtual storage), or when
@@ -281,12 +293,20 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
 
     /// Elements `start .. start + count` in row-major order (all of them for rank ≠ 1).
     fn read_elements(&self, start: u64, count: u64) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.read_elements_into(start, count, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`read_elements`](Self::read_elements) appended to `out`.
+    fn read_elements_into(&self, start: u64, count: u64, out: &mut Vec<u8>) -> Result<()> {
         let src = self.file.src();
         let es = self.element_size()?;
         self.check_storage(&src, es)?;
-        let mut out = self.fill_buffer(count, es)?;
+        let at = self.append_filled(count, es, out)?;
+        let out = &mut out[at..];
         if count == 0 {
-            return Ok(out);
+            return Ok(());
         }
         let (lo, hi) = match start.checked_add(count).and_then(|end| end.checked_mul(es)) {
             Some(hi) => (start * es, hi),
@@ -301,14 +321,11 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             }
             DataLayout::Contiguous { address, .. } => {
                 if let Some(addr) = address {
-                    let data = src.raw(
-                        addr.checked_add(lo)
-                            .ok_or_else(|| Error::format("contiguous data address overflows"))?,
-                        hi - lo,
-                        self.file.limits.max_read_bytes,
-                        "contiguous data",
-                    )?;
-                    out.copy_from_slice(&data);
+                    let addr = addr
+                        .checked_add(lo)
+                        .ok_or_else(|| Error::format("contiguous data address overflows"))?;
+                    let cap = self.file.limits.max_read_bytes;
+                    src.raw_into(addr, out, cap, "contiguous data")?;
                 }
             }
             DataLayout::Chunked {
@@ -317,11 +334,11 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 index,
                 ..
             } => {
-                self.read_chunked(&src, *address, dims, index, start, count, &mut out)?;
+                self.read_chunked(&src, *address, dims, index, start, count, out)?;
             }
             DataLayout::Virtual { .. } => return Err(Error::unsupported("virtual dataset layout")),
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Every element decoded, row-major.

@@ -74,13 +74,6 @@ pub(crate) fn decode_row(delta: bool, first: &[i64], second: &[i64]) -> (Vec<i64
     (starts, ends)
 }
 
-/// The starts of one row from its first stored column (see [`decode_row`]).
-pub(crate) fn decode_starts(delta: bool, first: &[i64]) -> Vec<i64> {
-    let mut starts = first.to_vec();
-    decode_in_place(delta, 0, &mut starts, &mut []);
-    starts
-}
-
 /// [`decode_row`] in place, for calls that follow a call started at `base` (0 at a row's
 /// first call): `first` becomes the starts and `second` (when not empty) the ends.
 pub(crate) fn decode_in_place(delta: bool, base: i64, first: &mut [i64], second: &mut [i64]) {
@@ -95,6 +88,35 @@ pub(crate) fn decode_in_place(delta: bool, base: i64, first: &mut [i64], second:
     for (end, start) in second.iter_mut().zip(first.iter()) {
         *end = start.wrapping_add(*end);
     }
+}
+
+/// The little-endian `i64`s of a stored column's bytes (a trailing partial value is
+/// ignored).
+pub(crate) fn stored_ints(bytes: &[u8]) -> impl Iterator<Item = i64> + '_ {
+    bytes.chunks_exact(8).map(|b| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(b);
+        i64::from_le_bytes(w)
+    })
+}
+
+/// [`decode_row`] from a row's stored schema-3 columns as little-endian bytes (how sp
+/// writes them), into `starts` and `ends` (emptied first).
+pub(crate) fn decode_stored(
+    deltas: &[u8],
+    durations: &[u8],
+    starts: &mut Vec<i64>,
+    ends: &mut Vec<i64>,
+) {
+    starts.clear();
+    let mut acc = 0i64;
+    starts.extend(stored_ints(deltas).map(|d| {
+        acc = acc.wrapping_add(d);
+        acc
+    }));
+    ends.clear();
+    let ends_of = starts.iter().zip(stored_ints(durations));
+    ends.extend(ends_of.map(|(s, d)| s.wrapping_add(d)));
 }
 
 /// The names of the two time columns: start deltas and durations when `start_deltas`
