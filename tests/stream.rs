@@ -316,12 +316,6 @@ with h5py.File(path, "w") as f:
     support::run_python(Path::new("."), args);
 }
 
-/// Runs the reference's `import-native` with `args` (inputs and options) in `dir`.
-fn import_native(dir: &Path, args: &[&str]) {
-    let module = ["-m", "scope_profiler", "import-native", "-q"];
-    support::run_python(dir, module.iter().chain(args));
-}
-
 /// `.h5` inputs stream: rows over several blocks and many chunks, as start deltas (an sp
 /// profile with compressed columns) and as absolute big-endian times (a schema-2 profile),
 /// converted together with a trace, and merged into with `--merge`, have the reference's
@@ -376,17 +370,9 @@ fn big_multi_chunk_profiles_stream_to_the_reference_content() {
         "../inputs/deltas_rank0.h5",
         "../inputs/t_rank00005.spt",
     ];
-    let sp = |dir: &Path, args: &[&str]| {
-        support::run_ok(
-            support::sp()
-                .current_dir(dir)
-                .arg("convert")
-                .args(args)
-                .arg("-q"),
-        );
-    };
+    let sp = support::sp_convert;
     sp(&ours, &[&all[..], &["-o", "all.h5"]].concat());
-    import_native(&reference, &[&all[..], &["-o", "all.h5"]].concat());
+    support::import_native(&reference, &[&all[..], &["-o", "all.h5"]].concat());
     support::assert_same_content(&ours.join("all.h5"), &reference.join("all.h5"));
     support::assert_same_content_by_our_reader(&ours.join("all.h5"), &reference.join("all.h5"));
 
@@ -400,7 +386,7 @@ fn big_multi_chunk_profiles_stream_to_the_reference_content() {
         &ours,
         &[&merge[..], &["-o", "merged.h5", "--label", "m"]].concat(),
     );
-    import_native(
+    support::import_native(
         &reference,
         &[&merge[..], &["-o", "merged.h5", "--label", "m"]].concat(),
     );

@@ -91,21 +91,6 @@ with h5py.File(path, "w") as f:
     support::run_python(Path::new("."), args);
 }
 
-fn import_native(dir: &Path, args: &[&str]) {
-    let module = ["-m", "scope_profiler", "import-native", "-q"];
-    support::run_python(dir, module.iter().chain(args));
-}
-
-fn sp_convert(dir: &Path, args: &[&str]) {
-    support::run_ok(
-        support::sp()
-            .current_dir(dir)
-            .arg("convert")
-            .args(args)
-            .arg("-q"),
-    );
-}
-
 /// Profiles whose columns copy (contiguous, chunked) and profiles whose columns must be
 /// re-encoded (big-endian start deltas; 32-bit durations; both chunked too) merge, and merge
 /// into one with `--merge`, to the reference's content; plain and compressed outputs agree.
@@ -132,8 +117,8 @@ fn copied_and_re_encoded_columns_merge_to_the_reference_content() {
         std::fs::create_dir_all(dir).unwrap();
     }
     let args = [&all[..], &["-o", "all.h5"]].concat();
-    sp_convert(&ours, &args);
-    import_native(&reference, &args);
+    support::sp_convert(&ours, &args);
+    support::import_native(&reference, &args);
     support::assert_same_content(&ours.join("all.h5"), &reference.join("all.h5"));
     support::assert_same_content_by_our_reader(&ours.join("all.h5"), &reference.join("all.h5"));
 
@@ -145,17 +130,16 @@ fn copied_and_re_encoded_columns_merge_to_the_reference_content() {
         write_named_profile(&inputs.join(base), 100, layout, first, "<i8", "m_");
         let base = format!("../inputs/{base}");
         let args = [&all[..], &["--merge", &base, "-o", "merged.h5"]].concat();
-        sp_convert(&ours, &args);
-        import_native(&reference, &args);
+        support::sp_convert(&ours, &args);
+        support::import_native(&reference, &args);
         support::assert_same_content(&ours.join("merged.h5"), &reference.join("merged.h5"));
     }
 
     let packed = scratch.join("packed");
     std::fs::create_dir_all(&packed).unwrap();
-    sp_convert(
+    support::sp_convert(
         &packed,
         &[&all[..], &["-o", "all.h5", "--compress"]].concat(),
     );
     support::assert_same_content_by_our_reader(&packed.join("all.h5"), &ours.join("all.h5"));
-    std::fs::remove_dir_all(scratch).ok();
 }

@@ -97,6 +97,17 @@ pub fn scratch_dir(name: &str) -> Scratch {
     Scratch(dir)
 }
 
+/// Runs `sp convert ARGS -q` in `dir`, panicking with its output unless it exits 0.
+pub fn sp_convert(dir: &Path, args: &[&str]) -> Output {
+    run_ok(sp().current_dir(dir).arg("convert").args(args).arg("-q"))
+}
+
+/// Runs the reference's `import-native -q ARGS` in `dir`, panicking unless it exits 0.
+pub fn import_native(dir: &Path, args: &[&str]) -> Output {
+    let module = ["-m", "scope_profiler", "import-native", "-q"];
+    run_python(dir, module.iter().chain(args))
+}
+
 /// Runs `cmd`, panicking with its output unless it exits 0.
 pub fn run_ok(cmd: &mut Command) -> Output {
     let out = cmd.output().expect("spawn");
