@@ -32,14 +32,24 @@ const drawn = (page) => page.waitForFunction(() => !SP.timeline.busy && !SP.time
 
 // Screenshots of the view as it stands in the light and the dark theme: NAME-light.png and
 // NAME-dark.png.
+// A theme change re-renders the view (app.js), which builds the canvas anew: each waits
+// for that to finish before drawing.
 async function themed(page, name) {
   for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
+    await schemeIs(page, scheme);
     await page.evaluate(() => SP.timeline.draw(SP.current));
     await screenshot(page, `${name}-${scheme}`);
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await schemeIs(page, 'light');
   await page.evaluate(() => SP.timeline.draw(SP.current));
+}
+
+async function schemeIs(page, scheme) {
+  await page.emulateMedia({ colorScheme: scheme });
+  // Two frames, so the change event has run, then the view as rendered anew.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForSelector('#timeline', { state: 'visible' });
+  await drawn(page);
 }
 
 // Zooms the view `steps` halvings about pixel x of the drawing (past the lane headers).
