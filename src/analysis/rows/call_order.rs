@@ -7,6 +7,8 @@
 //! comparison sort of millions of calls; a rank whose starts span too many bits to share a
 //! `u64` with the id falls back to the comparison sort.
 
+use std::ops::ControlFlow;
+
 /// How a call's id packs its row (high bits) and its position in the row (low bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct CallIds {
@@ -47,43 +49,52 @@ const DIGIT: u32 = 11;
 /// Runs of equal starts up to this long are ordered by insertion.
 const INSERTION: usize = 16;
 
-/// The ids of the calls of rows `starts[r]` / `ends[r]` (each pair of equal length), in the
-/// reference's order: start ascending, end descending, then row, then position; and each
-/// call's (start, end) in that order, gathered in one tight pass (whose cache misses
-/// overlap) so the caller reads them in sequence.
-pub(super) fn sort(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>, Vec<(i64, i64)>) {
-    if let Some(sorted) = by_windows(starts, ends) {
-        return sorted;
+/// Calls `visit(row, position, start, end)` for each call of rows `starts[r]` / `ends[r]`
+/// (each pair of equal length) in the reference's order: start ascending, end descending,
+/// then row, then position. Stops at the first `Break`, which it returns. Nothing the size
+/// of the rank is allocated where the rows are in start order (see [`by_windows`]).
+pub(super) fn each<B>(
+    starts: &[&[i64]],
+    ends: &[&[i64]],
+    mut visit: impl FnMut(usize, usize, i64, i64) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    if let Some(flow) = by_windows(starts, ends, &mut visit) {
+        return flow;
     }
     let (ids, order) = sort_ids(starts, ends);
-    let spans = order
-        .iter()
-        .map(|&id| {
-            let (r, i) = (ids.row(id), ids.pos(id));
-            (starts[r][i], ends[r][i])
-        })
-        .collect();
-    (ids, order, spans)
+    for id in order {
+        let (r, i) = (ids.row(id), ids.pos(id));
+        visit(r, i, starts[r][i], ends[r][i])?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// Calls per window of [`by_windows`], on average: their keys stay in the L1 and L2
 /// caches while they are sorted.
 const WINDOW: usize = 4096;
 
-/// [`sort`] where every row is in start order (as the writer stores them): the time range
+/// [`each`] where every row is in start order (as the writer stores them): the time range
 /// is cut into windows of about [`WINDOW`] calls, each window's calls are taken from the
-/// front of every row and radix-sorted on their own, and the windows follow one another;
-/// `None` for other rows, or where a window's keys would not fit a `u64`.
-#[allow(clippy::type_complexity)]
-fn by_windows(starts: &[&[i64]], ends: &[&[i64]]) -> Option<(CallIds, Vec<u64>, Vec<(i64, i64)>)> {
+/// front of every row, radix-sorted on their own and visited, and the windows follow one
+/// another; `None` (before any visit) for other rows, or where a window's keys would not
+/// fit a `u64`.
+fn by_windows<B>(
+    starts: &[&[i64]],
+    ends: &[&[i64]],
+    visit: &mut impl FnMut(usize, usize, i64, i64) -> ControlFlow<B>,
+) -> Option<ControlFlow<B>> {
     if !starts.iter().all(|s| s.is_sorted()) {
         return None;
     }
     let longest = starts.iter().map(|s| s.len()).max().unwrap_or(0);
     let ids = CallIds::new(starts.len(), longest);
     let n: usize = starts.iter().map(|s| s.len()).sum();
-    let min = starts.iter().filter_map(|s| s.first()).min().copied()?;
-    let max = starts.iter().filter_map(|s| s.last()).max().copied()?;
+    let (Some(min), Some(max)) = (
+        starts.iter().filter_map(|s| s.first()).min().copied(),
+        starts.iter().filter_map(|s| s.last()).max().copied(),
+    ) else {
+        return Some(ControlFlow::Continue(()));
+    };
     let range = max.abs_diff(min);
     let windows = (n / WINDOW).max(1) as u64;
     let width = (range / windows).saturating_add(1);
@@ -92,12 +103,11 @@ fn by_windows(starts: &[&[i64]], ends: &[&[i64]]) -> Option<(CallIds, Vec<u64>, 
         return None;
     }
     let low = (1u64 << ids.bits) - 1;
-    let mut order = Vec::with_capacity(n);
-    let mut spans = Vec::with_capacity(n);
     let mut next = vec![0usize; starts.len()];
     let mut keys: Vec<u64> = Vec::with_capacity(2 * WINDOW);
+    let mut scratch: Vec<u64> = Vec::new();
     let mut from = 0u64;
-    while order.len() < n {
+    loop {
         // The window's starts: `from .. from + width` after `min`.
         let to = from.saturating_add(width);
         keys.clear();
@@ -113,22 +123,23 @@ fn by_windows(starts: &[&[i64]], ends: &[&[i64]]) -> Option<(CallIds, Vec<u64>, 
                 *at += 1;
             }
         }
-        radix_sort(&mut keys, ids.bits, width_bits);
+        radix_sort(&mut keys, &mut scratch, ids.bits, width_bits);
         let end = |k: u64| ends[ids.row(k & low)][ids.pos(k & low)];
         order_equal_starts(&mut keys, |a, b| a >> ids.bits == b >> ids.bits, end);
         for &k in &keys {
             let id = k & low;
             let (r, i) = (ids.row(id), ids.pos(id));
-            order.push(id);
-            spans.push((starts[r][i], ends[r][i]));
+            if let ControlFlow::Break(b) = visit(r, i, starts[r][i], ends[r][i]) {
+                return Some(ControlFlow::Break(b));
+            }
         }
-        if to == u64::MAX {
-            break;
+        // Every start is at most `range` after `min`, so the window holding it is reached
+        // before `to` saturates.
+        if to > range || to == u64::MAX {
+            return Some(ControlFlow::Continue(()));
         }
         from = to;
     }
-    // Every call taken, unless the windows ran out of `u64` first.
-    (order.len() == n).then_some((ids, order, spans))
 }
 
 fn sort_ids(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>) {
@@ -154,7 +165,7 @@ fn sort_ids(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>) {
                     .map(|(i, &s)| (s.abs_diff(min) << ids.bits) | (base + i as u64)),
             );
         }
-        radix_sort(&mut keys, ids.bits, range_bits);
+        radix_sort(&mut keys, &mut Vec::new(), ids.bits, range_bits);
         let low = (1u64 << ids.bits) - 1;
         let same_start = |a: u64, b: u64| a >> ids.bits == b >> ids.bits;
         order_equal_starts(&mut keys, same_start, |k| end(k & low));
@@ -202,8 +213,8 @@ fn order_equal_starts(
 
 /// Sorts `keys` by their bits `from .. from + bits`, stably: least significant digit first,
 /// every digit's counts taken in one pass, passes whose digit is the same for all keys
-/// skipped.
-fn radix_sort(keys: &mut Vec<u64>, from: u32, bits: u32) {
+/// skipped; `scratch` is room the caller may keep between calls.
+fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, from: u32, bits: u32) {
     if bits == 0 || keys.len() < 2 {
         return;
     }
@@ -219,7 +230,8 @@ fn radix_sort(keys: &mut Vec<u64>, from: u32, bits: u32) {
         }
     }
     let n = keys.len();
-    let mut scratch = vec![0u64; n];
+    scratch.clear();
+    scratch.resize(n, 0);
     for p in 0..passes {
         let offsets = &mut counts[p as usize * buckets..(p as usize + 1) * buckets];
         if offsets.contains(&n) {
@@ -235,7 +247,7 @@ fn radix_sort(keys: &mut Vec<u64>, from: u32, bits: u32) {
             scratch[offsets[digit]] = k;
             offsets[digit] += 1;
         }
-        std::mem::swap(keys, &mut scratch);
+        std::mem::swap(keys, scratch);
     }
 }
 
@@ -259,21 +271,14 @@ mod tests {
     fn sorted(starts: &[Vec<i64>], ends: &[Vec<i64>]) -> Vec<(usize, usize)> {
         let s: Vec<&[i64]> = starts.iter().map(Vec::as_slice).collect();
         let e: Vec<&[i64]> = ends.iter().map(Vec::as_slice).collect();
-        let (ids, order, spans) = sort(&s, &e);
-        let want: Vec<(i64, i64)> = order
-            .iter()
-            .map(|&id| {
-                (
-                    starts[ids.row(id)][ids.pos(id)],
-                    ends[ids.row(id)][ids.pos(id)],
-                )
-            })
-            .collect();
-        assert_eq!(spans, want);
+        let mut order = Vec::new();
+        let flow = each::<()>(&s, &e, |r, i, start, end| {
+            assert_eq!((start, end), (starts[r][i], ends[r][i]));
+            order.push((r, i));
+            ControlFlow::Continue(())
+        });
+        assert_eq!(flow, ControlFlow::Continue(()));
         order
-            .into_iter()
-            .map(|id| (ids.row(id), ids.pos(id)))
-            .collect()
     }
 
     fn rows(spans: &[(i64, i64)], rows: usize) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
@@ -319,5 +324,28 @@ mod tests {
         let (starts, ends) = rows(&spans, 5);
         assert_eq!(sorted(&starts, &ends), stable(&starts, &ends));
         assert_eq!(sorted(&[], &[]), Vec::<(usize, usize)>::new());
+    }
+
+    /// A `Break` stops the walk at once, in the window path and in the fallback.
+    #[test]
+    fn a_break_stops_the_walk() {
+        for spans in [vec![(0, 5), (1, 2), (3, 4)], vec![(3, 4), (0, 5), (1, 2)]] {
+            let (starts, ends) = rows(&spans, 1);
+            let (s, e) = ([starts[0].as_slice()], [ends[0].as_slice()]);
+            let mut seen = 0;
+            let flow = each(&s, &e, |_, i, _, _| {
+                seen += 1;
+                if seen == 2 {
+                    ControlFlow::Break(i)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(seen, 2);
+            assert_eq!(
+                flow,
+                ControlFlow::Break(if spans[0].0 == 0 { 1 } else { 2 })
+            );
+        }
     }
 }

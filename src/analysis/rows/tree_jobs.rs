@@ -8,6 +8,7 @@
 //! plus a rank or two in flight.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use super::call_order;
 use super::path_stats::{Bounds, Coverage, Durations};
@@ -158,23 +159,14 @@ impl<'p> TreeJobs<'p> {
             }
             loaded.push(full);
         }
-        // The reference's order: start ascending, end descending, then region order and
-        // position in the row (a stable sort of the calls listed row after row).
-        let (ids, order, spans) = {
-            let starts: Vec<&[i64]> = loaded.iter().map(|r| r.starts.as_slice()).collect();
-            let ends: Vec<&[i64]> = loaded.iter().map(|r| r.ends.as_slice()).collect();
-            call_order::sort(&starts, &ends)
-        };
-        // The spans hold the times now; the rows keep their GPU and lane columns.
         let lengths: Vec<usize> = loaded.iter().map(|r| r.starts.len()).collect();
-        for row in &mut loaded {
-            row.starts = Vec::new();
-            row.ends = Vec::new();
-        }
+        let starts: Vec<&[i64]> = loaded.iter().map(|r| r.starts.as_slice()).collect();
+        let ends: Vec<&[i64]> = loaded.iter().map(|r| r.ends.as_slice()).collect();
         let mut stacks: Vec<(i64, Vec<Open>)> = vec![(-1, Vec::new())];
         let mut entries = Entries::default();
-        for (&id, &(start, end)) in order.iter().zip(&spans) {
-            let (r, i) = (ids.row(id), ids.pos(id));
+        // The reference's order: start ascending, end descending, then region order and
+        // position in the row (a stable sort of the calls listed row after row).
+        let walk = call_order::each(&starts, &ends, |r, i, start, end| {
             let row = &loaded[r];
             let at = if any_lane {
                 let lane = row.lanes.as_ref().and_then(|l| l.get(i).copied());
@@ -203,8 +195,7 @@ impl<'p> TreeJobs<'p> {
             let (entry, nested) = match stack.last_mut() {
                 Some(parent) => {
                     if parent.end < end {
-                        tree.nesting = true;
-                        return Ok(tree);
+                        return ControlFlow::Break(());
                     }
                     parent.exclusive = parent.exclusive.wrapping_sub(duration);
                     if self.name_ids[parent.region as usize] == self.name_ids[region as usize] {
@@ -233,6 +224,12 @@ impl<'p> TreeJobs<'p> {
                 entry,
                 slot,
             });
+            ControlFlow::Continue(())
+        });
+        if walk.is_break() {
+            // A call ends after the call it starts in: the calls do not nest.
+            tree.nesting = true;
+            return Ok(tree);
         }
         for (_, stack) in stacks {
             for open in stack {
