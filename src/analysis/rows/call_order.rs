@@ -73,11 +73,37 @@ pub(super) fn each<B>(
 /// caches while they are sorted.
 const WINDOW: usize = 4096;
 
+/// One window's calls, in the order they were taken (row by row, each row's in order):
+/// a call is named by its index here while the window is sorted, so the sort and the
+/// visit read only these arrays, which stay in cache, not the rank's rows.
+#[derive(Default)]
+struct Window {
+    /// Start after the window's own start.
+    rel: Vec<u64>,
+    start: Vec<i64>,
+    end: Vec<i64>,
+    row: Vec<usize>,
+    pos: Vec<usize>,
+}
+
+impl Window {
+    fn clear(&mut self) {
+        self.rel.clear();
+        self.start.clear();
+        self.end.clear();
+        self.row.clear();
+        self.pos.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.rel.len()
+    }
+}
+
 /// [`each`] where every row is in start order (as the writer stores them): the time range
 /// is cut into windows of about [`WINDOW`] calls, each window's calls are taken from the
-/// front of every row, radix-sorted on their own and visited, and the windows follow one
-/// another; `None` (before any visit) for other rows, or where a window's keys would not
-/// fit a `u64`.
+/// front of every row, sorted on their own and visited, and the windows follow one
+/// another; `None` (before any visit) for rows out of start order.
 fn by_windows<B>(
     starts: &[&[i64]],
     ends: &[&[i64]],
@@ -86,8 +112,6 @@ fn by_windows<B>(
     if !starts.iter().all(|s| s.is_sorted()) {
         return None;
     }
-    let longest = starts.iter().map(|s| s.len()).max().unwrap_or(0);
-    let ids = CallIds::new(starts.len(), longest);
     let n: usize = starts.iter().map(|s| s.len()).sum();
     let (Some(min), Some(max)) = (
         starts.iter().filter_map(|s| s.first()).min().copied(),
@@ -99,37 +123,69 @@ fn by_windows<B>(
     let windows = (n / WINDOW).max(1) as u64;
     let width = (range / windows).saturating_add(1);
     let width_bits = 64 - (width - 1).leading_zeros();
-    if ids.bits >= 64 || width_bits + ids.bits > 64 {
-        return None;
-    }
-    let low = (1u64 << ids.bits) - 1;
     let mut next = vec![0usize; starts.len()];
+    let mut window = Window::default();
     let mut keys: Vec<u64> = Vec::with_capacity(2 * WINDOW);
     let mut scratch: Vec<u64> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
     let mut from = 0u64;
     loop {
         // The window's starts: `from .. from + width` after `min`.
         let to = from.saturating_add(width);
-        keys.clear();
-        for (r, row) in starts.iter().enumerate() {
-            let base = ids.id(r, 0);
-            let at = &mut next[r];
-            while let Some(&s) = row.get(*at) {
-                let rel = s.abs_diff(min);
-                if rel >= to {
-                    break;
-                }
-                keys.push(((rel - from) << ids.bits) | (base + *at as u64));
-                *at += 1;
-            }
+        window.clear();
+        for (r, (row, row_ends)) in starts.iter().zip(ends).enumerate() {
+            let first = next[r];
+            // A linear scan: a window takes a few calls from the front of each row, and a
+            // binary search over the rest of the row would miss the cache at every probe.
+            let taken = row[first..]
+                .iter()
+                .position(|s| s.abs_diff(min) >= to)
+                .unwrap_or(row.len() - first);
+            let last = first + taken;
+            window
+                .rel
+                .extend(row[first..last].iter().map(|s| s.abs_diff(min) - from));
+            window.start.extend_from_slice(&row[first..last]);
+            window.end.extend_from_slice(&row_ends[first..last]);
+            window.row.extend(std::iter::repeat_n(r, taken));
+            window.pos.extend(first..last);
+            next[r] = last;
         }
-        radix_sort(&mut keys, &mut scratch, ids.bits, width_bits);
-        let end = |k: u64| ends[ids.row(k & low)][ids.pos(k & low)];
-        order_equal_starts(&mut keys, |a, b| a >> ids.bits == b >> ids.bits, end);
+        // Keys: the start above the call's index in the window (so equal starts keep the
+        // order they were taken in), where both fit a `u64`.
+        let index_bits = usize::BITS - window.len().leading_zeros();
+        keys.clear();
+        // The mask that takes a call's index out of its key.
+        let low = if width_bits + index_bits <= 64 {
+            keys.extend(
+                window
+                    .rel
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &rel)| (rel << index_bits) | i as u64),
+            );
+            bucket_sort(&mut keys, &mut scratch, &mut counts, index_bits, width_bits);
+            let low = (1u64 << index_bits) - 1;
+            order_equal_starts(
+                &mut keys,
+                |a, b| a >> index_bits == b >> index_bits,
+                |k| window.end[(k & low) as usize],
+            );
+            low
+        } else {
+            keys.extend(0..window.len() as u64);
+            keys.sort_by_key(|&i| window.rel[i as usize]);
+            order_equal_starts(
+                &mut keys,
+                |a, b| window.rel[a as usize] == window.rel[b as usize],
+                |i| window.end[i as usize],
+            );
+            u64::MAX
+        };
         for &k in &keys {
-            let id = k & low;
-            let (r, i) = (ids.row(id), ids.pos(id));
-            if let ControlFlow::Break(b) = visit(r, i, starts[r][i], ends[r][i]) {
+            let i = (k & low) as usize;
+            let (r, p) = (window.row[i], window.pos[i]);
+            if let ControlFlow::Break(b) = visit(r, p, window.start[i], window.end[i]) {
                 return Some(ControlFlow::Break(b));
             }
         }
@@ -208,6 +264,88 @@ fn order_equal_starts(
             run.sort_by_key(|&k| std::cmp::Reverse(end(k)));
         }
         i = j;
+    }
+}
+
+/// A window's starts fall into at most this many buckets (4,096: the counts stay in L1).
+const BUCKET_BITS: u32 = 12;
+
+/// Sorts `keys` (distinct) ascending where their bits from `from` up hold a value of at
+/// most `bits` bits: one counting pass puts them into buckets by the top [`BUCKET_BITS`]
+/// of that value, then each bucket is sorted on its own — by insertion while it is short
+/// (a window's calls spread over about as many buckets as there are calls), by a
+/// comparison sort otherwise, so crowded starts cost `n log n`, not `n²`. One pass over
+/// the keys instead of a radix sort's two or three; `scratch` and `counts` are room the
+/// caller keeps between windows.
+fn bucket_sort(
+    keys: &mut Vec<u64>,
+    scratch: &mut Vec<u64>,
+    counts: &mut Vec<u32>,
+    from: u32,
+    bits: u32,
+) {
+    if keys.len() < 2 {
+        return;
+    }
+    if u32::try_from(keys.len()).is_err() {
+        // Past what the counts hold: one window with billions of calls.
+        keys.sort_unstable();
+        return;
+    }
+    let shift = from + bits.saturating_sub(BUCKET_BITS);
+    let buckets = 1usize << bits.min(BUCKET_BITS);
+    counts.clear();
+    counts.resize(buckets + 1, 0);
+    for &k in keys.iter() {
+        counts[(k >> shift) as usize + 1] += 1;
+    }
+    let mut largest = 0;
+    for b in 1..=buckets {
+        largest = largest.max(counts[b]);
+        counts[b] += counts[b - 1];
+    }
+    // Only room past what earlier windows left is zeroed.
+    let n = keys.len();
+    if scratch.len() < n {
+        scratch.resize(n, 0);
+    }
+    for &k in keys.iter() {
+        let at = &mut counts[(k >> shift) as usize];
+        scratch[*at as usize] = k;
+        *at += 1;
+    }
+    let sorted = &mut scratch[..n];
+    if largest as usize <= INSERTION {
+        // Every key is at most a short bucket away from its place: one insertion pass
+        // over the whole window, not a loop over its thousands of (mostly empty) buckets.
+        insertion_sort(sorted);
+    } else {
+        // `counts[b]` is now the end of bucket `b` (and the start of `b + 1`).
+        let mut begin = 0;
+        for &end in &counts[..buckets] {
+            let bucket = &mut sorted[begin..end as usize];
+            if bucket.len() <= INSERTION {
+                insertion_sort(bucket);
+            } else {
+                bucket.sort_unstable();
+            }
+            begin = end as usize;
+        }
+    }
+    std::mem::swap(keys, scratch);
+    keys.truncate(n);
+}
+
+/// Sorts short or nearly sorted `keys` in place.
+fn insertion_sort(keys: &mut [u64]) {
+    for a in 1..keys.len() {
+        let key = keys[a];
+        let mut b = a;
+        while b > 0 && keys[b - 1] > key {
+            keys[b] = keys[b - 1];
+            b -= 1;
+        }
+        keys[b] = key;
     }
 }
 

@@ -40,16 +40,18 @@ impl Bounds {
         self.recursive |= later.recursive;
     }
 
-    /// Takes in one call (start, end and duration in seconds) after these: the
-    /// [`merge`](Bounds::merge) of its bounds.
+    /// Takes in one call (start, end and duration in seconds) that starts no earlier than
+    /// the calls before it: the [`merge`](Bounds::merge) of its bounds, where only the
+    /// first call can be the first or the earliest.
+    #[inline]
     pub(super) fn add(&mut self, start: f64, end: f64, duration: f64, recursive: bool) {
-        if self.first.is_none_or(|(f, _)| start < f) {
+        if self.first.is_none() {
             self.first = Some((start, duration));
+            self.start = start;
         }
         if self.last.is_none_or(|(l, _)| end > l) {
             self.last = Some((end, duration));
         }
-        self.start = self.start.min(start);
         self.recursive |= recursive;
     }
 }
@@ -88,6 +90,7 @@ impl Durations {
         }
     }
 
+    #[inline]
     pub(super) fn push(&mut self, d: i64) {
         match self {
             Durations::Narrow(v) => match u32::try_from(d) {
@@ -103,6 +106,7 @@ impl Durations {
     }
 
     /// Replaces the value at `i` (if there is one) by `d`.
+    #[inline]
     pub(super) fn set(&mut self, i: usize, d: i64) {
         if let Durations::Narrow(v) = self {
             match (u32::try_from(d), v.get_mut(i)) {
@@ -158,6 +162,7 @@ pub(super) struct Coverage {
 }
 
 impl Coverage {
+    #[inline]
     pub(super) fn add(&mut self, start: f64, end: f64) {
         match &mut self.open {
             Some((_, e)) if start <= *e => *e = e.max(end),

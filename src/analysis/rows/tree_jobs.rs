@@ -163,7 +163,7 @@ impl<'p> TreeJobs<'p> {
         let starts: Vec<&[i64]> = loaded.iter().map(|r| r.starts.as_slice()).collect();
         let ends: Vec<&[i64]> = loaded.iter().map(|r| r.ends.as_slice()).collect();
         let mut stacks: Vec<(i64, Vec<Open>)> = vec![(-1, Vec::new())];
-        let mut entries = Entries::default();
+        let mut entries = Entries::new(self.regions.len());
         // The reference's order: start ascending, end descending, then region order and
         // position in the row (a stable sort of the calls listed row after row).
         let walk = call_order::each(&starts, &ends, |r, i, start, end| {
@@ -268,30 +268,96 @@ pub struct RankTree {
     pub(super) first_starts: Vec<(u32, usize, f64)>,
 }
 
-/// A rank's paths by (parent path, region): each path's children in a short list, as
-/// trees have few children per call path.
-#[derive(Default)]
+/// A rank's paths by (parent path, region): a table with a row per path (and one for the
+/// roots) and a column per selected region while it stays under [`Entries::TABLE_LIMIT`]
+/// slots — one load per call instead of a search — and a hash map past that (many
+/// regions on many paths).
 struct Entries {
-    roots: Vec<(u32, u32)>,
-    children: Vec<Vec<(u32, u32)>>,
+    regions: usize,
+    limit: usize,
+    /// `table[(parent + 1) * regions + region]`: the path, or [`Entries::NONE`].
+    table: Vec<u32>,
+    map: Option<HashMap<(u32, u32), u32>>,
 }
 
 impl Entries {
+    const NONE: u32 = u32::MAX;
+    /// Slots of the table at most (16 MiB).
+    const TABLE_LIMIT: usize = 1 << 22;
+
+    fn new(regions: usize) -> Self {
+        Self::with_limit(regions, Self::TABLE_LIMIT)
+    }
+
+    fn with_limit(regions: usize, limit: usize) -> Self {
+        let mut entries = Entries {
+            regions,
+            limit,
+            table: Vec::new(),
+            map: None,
+        };
+        entries.grow();
+        entries
+    }
+
+    /// Adds the table row of a new path (the roots' at first), or moves to the map when
+    /// the table would pass its limit.
+    fn grow(&mut self) {
+        if self.map.is_some() {
+            return;
+        }
+        if self.table.len() + self.regions > self.limit {
+            let mut map = HashMap::new();
+            for (slot, &entry) in self.table.iter().enumerate() {
+                if entry != Self::NONE {
+                    let parent = (slot / self.regions) as u32;
+                    map.insert((parent, (slot % self.regions) as u32), entry);
+                }
+            }
+            self.table = Vec::new();
+            self.map = Some(map);
+        } else {
+            self.table
+                .resize(self.table.len() + self.regions, Self::NONE);
+        }
+    }
+
     /// The path of a call of `region` under `parent` (a new one at its first call, with
     /// room for `calls` calls: the length of the region's row).
+    #[inline(always)]
     fn get(&mut self, tree: &mut RankTree, parent: Option<u32>, region: u32, calls: usize) -> u32 {
-        let list = match parent {
-            Some(p) => match self.children.get_mut(p as usize) {
-                Some(list) => list,
-                None => &mut self.roots,
-            },
-            None => &mut self.roots,
+        // Row 0 holds the roots; path `p`'s children are in row `p + 1`.
+        let parent_row = parent.map_or(0, |p| p + 1);
+        let slot = parent_row as usize * self.regions + region as usize;
+        let found = match &self.map {
+            None => self.table.get(slot).copied().unwrap_or(Self::NONE),
+            Some(map) => map
+                .get(&(parent_row, region))
+                .copied()
+                .unwrap_or(Self::NONE),
         };
-        if let Some(&(_, entry)) = list.iter().find(|e| e.0 == region) {
-            return entry;
+        if found != Self::NONE {
+            return found;
         }
+        self.add(tree, parent, region, calls)
+    }
+
+    /// [`get`](Entries::get) at a path's first call: the path added.
+    #[cold]
+    fn add(&mut self, tree: &mut RankTree, parent: Option<u32>, region: u32, calls: usize) -> u32 {
+        let parent_row = parent.map_or(0, |p| p + 1);
         let entry = tree.paths.len() as u32;
-        list.push((region, entry));
+        match &mut self.map {
+            None => {
+                let slot = parent_row as usize * self.regions + region as usize;
+                if let Some(s) = self.table.get_mut(slot) {
+                    *s = entry;
+                }
+            }
+            Some(map) => {
+                map.insert((parent_row, region), entry);
+            }
+        }
         tree.paths.push(RankPath {
             parent,
             region,
@@ -299,7 +365,7 @@ impl Entries {
             exclusive: Durations::with_capacity(calls),
             ..RankPath::default()
         });
-        self.children.push(Vec::new());
+        self.grow();
         entry
     }
 }
@@ -315,13 +381,15 @@ pub(super) struct RankPath {
     /// GPU time of every call of a row with GPU timing, ns, in order.
     pub(super) gpu: Vec<i64>,
     pub(super) coverage: Coverage,
-    /// Sum of the durations of calls not nested in their own region (`py_sum`).
-    pub(super) total: Option<f64>,
+    /// Sum of the durations of calls not nested in their own region (`py_sum`, which
+    /// starts at 0: durations are never negative here, so `0.0 +` changes no bits).
+    pub(super) total: f64,
     pub(super) bounds: Bounds,
 }
 
 impl RankPath {
     /// Adds a call (in start order); returns the slot of its own time, known when it ends.
+    #[inline]
     fn push(&mut self, origin: f64, start: i64, end: i64, nested: bool, gpu: Option<i64>) -> usize {
         let duration_ns = end.wrapping_sub(start);
         let duration = seconds(duration_ns);
@@ -334,13 +402,14 @@ impl RankPath {
         }
         self.coverage.add(start, end);
         if !nested {
-            self.total = Some(self.total.map_or(duration, |t| t + duration));
+            self.total += duration;
         }
         self.bounds.add(start, end, duration, nested);
         self.exclusive.len() - 1
     }
 
     /// Records the own time (ns) of the call in `slot`.
+    #[inline]
     fn close_call(&mut self, slot: usize, exclusive: i64) {
         self.exclusive.set(slot, exclusive);
     }
@@ -363,6 +432,55 @@ mod tests {
             }
         });
         assert!(streamed > 100, "{streamed}");
+    }
+}
+
+#[cfg(test)]
+mod entries {
+    use super::*;
+
+    /// The table and the map give the same paths; a tiny limit moves to the map midway.
+    #[test]
+    fn table_and_map_agree() {
+        let calls: Vec<(Option<u32>, u32)> = vec![
+            (None, 0),
+            (Some(0), 1),
+            (Some(1), 2),
+            (Some(0), 1),
+            (None, 2),
+            (Some(3), 2),
+            (Some(1), 2),
+            (Some(4), 0),
+            (None, 0),
+        ];
+        let walk = |mut entries: Entries| {
+            let mut tree = RankTree::default();
+            let got: Vec<u32> = calls
+                .iter()
+                .map(|&(parent, region)| entries.get(&mut tree, parent, region, 1))
+                .collect();
+            let parents: Vec<(Option<u32>, u32)> =
+                tree.paths.iter().map(|p| (p.parent, p.region)).collect();
+            (got, parents, entries.map.is_some())
+        };
+        let (table, table_paths, on_map) = walk(Entries::new(3));
+        assert!(!on_map);
+        assert_eq!(table, [0, 1, 2, 1, 3, 4, 2, 5, 0]);
+        assert_eq!(
+            table_paths,
+            [
+                (None, 0),
+                (Some(0), 1),
+                (Some(1), 2),
+                (None, 2),
+                (Some(3), 2),
+                (Some(4), 0)
+            ]
+        );
+        let (map, map_paths, on_map) = walk(Entries::with_limit(3, 7));
+        assert!(on_map);
+        assert_eq!(map, table);
+        assert_eq!(map_paths, table_paths);
     }
 }
 

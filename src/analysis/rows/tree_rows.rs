@@ -118,7 +118,7 @@ impl TreeRows {
             row.exclusive = exclusive;
             row.gpu.extend_from_slice(&p.gpu);
             row.coverage += p.coverage.length;
-            row.totals.push(p.total.unwrap_or(0.0));
+            row.totals.push(p.total);
             row.bounds.merge(&p.bounds);
         }
     }
