@@ -159,7 +159,17 @@ impl<'p> TreeJobs<'p> {
             }
             loaded.push(full);
         }
-        let lengths: Vec<usize> = loaded.iter().map(|r| r.starts.len()).collect();
+        // What the walk needs of each row, in one place.
+        let infos: Vec<RowInfo> = rows
+            .iter()
+            .zip(&loaded)
+            .map(|(&(region, _), row)| RowInfo {
+                region,
+                name: self.name_ids[region as usize],
+                calls: row.starts.len(),
+            })
+            .collect();
+        let any_gpu = loaded.iter().any(|r| r.gpu.is_some());
         let starts: Vec<&[i64]> = loaded.iter().map(|r| r.starts.as_slice()).collect();
         let ends: Vec<&[i64]> = loaded.iter().map(|r| r.ends.as_slice()).collect();
         let mut stacks: Vec<(i64, Vec<Open>)> = vec![(-1, Vec::new())];
@@ -167,9 +177,9 @@ impl<'p> TreeJobs<'p> {
         // The reference's order: start ascending, end descending, then region order and
         // position in the row (a stable sort of the calls listed row after row).
         let walk = call_order::each(&starts, &ends, |r, i, start, end| {
-            let row = &loaded[r];
+            let info = &infos[r];
             let at = if any_lane {
-                let lane = row.lanes.as_ref().and_then(|l| l.get(i).copied());
+                let lane = loaded[r].lanes.as_ref().and_then(|l| l.get(i).copied());
                 let lane = lane.unwrap_or(-1);
                 match stacks.iter().position(|s| s.0 == lane) {
                     Some(at) => at,
@@ -191,26 +201,29 @@ impl<'p> TreeJobs<'p> {
                 stack.pop();
             }
             let duration = end.wrapping_sub(start);
-            let region = rows[r].0;
             let (entry, nested) = match stack.last_mut() {
                 Some(parent) => {
                     if parent.end < end {
                         return ControlFlow::Break(());
                     }
                     parent.exclusive = parent.exclusive.wrapping_sub(duration);
-                    if self.name_ids[parent.region as usize] == self.name_ids[region as usize] {
+                    if parent.name == info.name {
                         (parent.entry, true)
                     } else {
-                        let hint = lengths[r];
+                        let entry = Some(parent.entry);
                         (
-                            entries.get(&mut tree, Some(parent.entry), region, hint),
+                            entries.get(&mut tree, entry, info.region, info.calls),
                             false,
                         )
                     }
                 }
-                None => (entries.get(&mut tree, None, region, lengths[r]), false),
+                None => (entries.get(&mut tree, None, info.region, info.calls), false),
             };
-            let gpu = row.gpu.as_ref().and_then(|g| g.get(i).copied());
+            let gpu = if any_gpu {
+                loaded[r].gpu.as_ref().and_then(|g| g.get(i).copied())
+            } else {
+                None
+            };
             let slot = tree.paths[entry as usize].push(self.origin, start, end, nested, gpu);
             let mut end2 = end.wrapping_mul(2);
             if end2 == start2 {
@@ -219,7 +232,7 @@ impl<'p> TreeJobs<'p> {
             stack.push(Open {
                 end2,
                 end,
-                region,
+                name: info.name,
                 exclusive: duration,
                 entry,
                 slot,
@@ -245,13 +258,21 @@ impl<'p> TreeJobs<'p> {
     }
 }
 
+/// What the walk needs of one row: its selected region, the first selected region of the
+/// same name (calls pool by name), and its number of calls.
+struct RowInfo {
+    region: u32,
+    name: u32,
+    calls: usize,
+}
+
 /// A call on the stack: its scaled end (a zero-length call ends just after its start),
-/// its end and region, its duration minus its children's so far, its path and its place in
-/// the path's own times.
+/// its end and region name, its duration minus its children's so far, its path and its
+/// place in the path's own times.
 struct Open {
     end2: i64,
     end: i64,
-    region: u32,
+    name: u32,
     exclusive: i64,
     entry: u32,
     slot: usize,
