@@ -22,16 +22,53 @@ pub fn mean(x: &[f64]) -> Option<f64> {
 /// `np.std` (population) of a float64 array; `None` when empty.
 pub fn std(x: &[f64]) -> Option<f64> {
     let m = mean(x)?;
-    Some(std_about(&mut x.to_vec(), m))
+    Some(std_of(x, m, |v| v))
 }
 
-/// [`std`] of `x` given its [`mean`] `m`, the squared deviations computed in `x` itself
-/// (which is overwritten): no second copy of a large array.
-pub fn std_about(x: &mut [f64], m: f64) -> f64 {
-    for v in x.iter_mut() {
-        *v = (*v - m) * (*v - m);
+/// [`sum`] of `f` of every value of `x`, each converted as the pairwise sum reaches it:
+/// the bits [`sum`] gives over the converted array, without making it.
+pub fn sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
+    0.0 + pairwise_sum_of(x, f)
+}
+
+/// [`std`] of `f` of every value of `x` given their [`mean`] `m` (`np.std`: the square root
+/// of the mean of the squared deviations), without an array of converted values or of
+/// squared deviations.
+pub fn std_of<T: Copy>(x: &[T], m: f64, f: impl Fn(T) -> f64 + Copy) -> f64 {
+    let squared = |v: T| {
+        let d = f(v) - m;
+        d * d
+    };
+    (sum_of(x, squared) / x.len() as f64).sqrt()
+}
+
+/// [`pairwise_sum`] over `f` of every value: the same recursion, blocks and eight
+/// accumulators, so the same additions in the same order.
+fn pairwise_sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
+    let n = x.len();
+    if n < 8 {
+        x.iter().fold(0.0, |acc, &v| acc + f(v))
+    } else if n <= 128 {
+        let mut r = [0.0f64; 8];
+        for (acc, &v) in r.iter_mut().zip(&x[..8]) {
+            *acc = f(v);
+        }
+        let whole = n - n % 8;
+        for block in x[8..whole].chunks_exact(8) {
+            for (acc, &v) in r.iter_mut().zip(block) {
+                *acc += f(v);
+            }
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &v in &x[whole..] {
+            res += f(v);
+        }
+        res
+    } else {
+        let mut half = n / 2;
+        half -= half % 8;
+        pairwise_sum_of(&x[..half], f) + pairwise_sum_of(&x[half..], f)
     }
-    (sum(x) / x.len() as f64).sqrt()
 }
 
 /// `np.percentile(x, q)` with the default linear method; `None` when empty.
@@ -99,6 +136,37 @@ mod tests {
         assert_eq!(percentile(&x, 95.0), Some(3.8499999999999996));
         assert_eq!(percentile(&x, 99.0), Some(3.9699999999999998));
         assert_eq!(percentile(&[], 50.0), None);
+    }
+
+    proptest::proptest! {
+        /// Converting as the sum goes gives the bits of summing the converted array, at
+        /// every length around the block sizes, for durations and for floats (finite, so
+        /// that no NaN's payload, which the compiler may pick either way, is compared).
+        #[test]
+        fn sums_of_converted_values_equal_sums_of_the_conversion(
+            durations in proptest::collection::vec(proptest::num::i64::ANY, 0..700),
+            floats in proptest::collection::vec(-1e300f64..1e300, 0..300),
+            mean in -1e300f64..1e300,
+        ) {
+            // numpy's steps: the array, its squared deviations, their mean's square root.
+            let std_about = |x: &[f64], m: f64| {
+                let squares: Vec<f64> = x.iter().map(|v| (v - m) * (v - m)).collect();
+                (sum(&squares) / x.len() as f64).sqrt()
+            };
+            let bits = f64::to_bits;
+            let s: Vec<f64> = durations.iter().map(|&d| seconds(d)).collect();
+            proptest::prop_assert_eq!(bits(sum_of(&durations, seconds)), bits(sum(&s)));
+            proptest::prop_assert_eq!(
+                bits(std_of(&durations, mean, seconds)),
+                bits(std_about(&s, mean))
+            );
+            let same = |v: f64| v;
+            proptest::prop_assert_eq!(bits(sum_of(&floats, same)), bits(sum(&floats)));
+            proptest::prop_assert_eq!(
+                bits(std_of(&floats, mean, same)),
+                bits(std_about(&floats, mean))
+            );
+        }
     }
 
     #[test]

@@ -221,11 +221,23 @@ pub fn of_durations<T: Copy + Into<i64>>(values: &[T]) -> Percentiles {
     }
     let range = max.abs_diff(min);
     let shift = (u64::BITS - range.leading_zeros()).saturating_sub(HISTOGRAM_BITS);
-    let bucket = |v: T| (v.into().abs_diff(min) >> shift) as usize;
-    let mut counts = vec![0u64; (range >> shift) as usize + 1];
-    for &v in values {
-        counts[bucket(v)] += 1;
-    }
+    // Every value is at least `min`: the wrapped difference is the distance from it.
+    let bucket = |v: T| ((v.into().wrapping_sub(min) as u64) >> shift) as usize;
+    let buckets = (range >> shift) as usize + 1;
+    // Counted in 32 bits where no count can pass them: half the memory to hit at random.
+    let counts: Vec<u64> = if u32::try_from(values.len()).is_ok() {
+        let mut counts = vec![0u32; buckets];
+        for &v in values {
+            counts[bucket(v)] += 1;
+        }
+        counts.into_iter().map(u64::from).collect()
+    } else {
+        let mut counts = vec![0u64; buckets];
+        for &v in values {
+            counts[bucket(v)] += 1;
+        }
+        counts
+    };
     // Per wanted position: its bucket and its rank among the bucket's values.
     let mut places: Vec<(usize, u64)> = Vec::with_capacity(wanted.len());
     let (mut b, mut below) = (0usize, 0u64);
@@ -245,9 +257,14 @@ pub fn of_durations<T: Copy + Into<i64>>(values: &[T]) -> Percentiles {
             .iter()
             .map(|&b| Vec::with_capacity(counts[b] as usize))
             .collect();
+        // Per bucket, 1 + its place in `buckets` if wanted, else 0: one look-up a value.
+        let mut slot = vec![0u8; counts.len()];
+        for (i, &b) in buckets.iter().enumerate() {
+            slot[b] = i as u8 + 1;
+        }
         for &v in values {
-            if let Ok(i) = buckets.binary_search(&bucket(v)) {
-                gathered[i].push(v.into());
+            if let Some(i) = slot[bucket(v)].checked_sub(1) {
+                gathered[i as usize].push(v.into());
             }
         }
         places

@@ -281,11 +281,6 @@ pub(super) fn region_row(
     }
 }
 
-/// [`seconds`] of each duration in ns.
-fn durations_s<T: Copy + Into<i64>>(durations: &[T]) -> Vec<f64> {
-    durations.iter().map(|&d| seconds(d.into())).collect()
-}
-
 /// `row` with the average, extremes, standard deviation and percentiles of `durations`
 /// (seconds), as numpy computes them; `None` where there are none. The percentiles are
 /// selected, not sorted for ([`quantiles::by_selection`]), which reorders `durations`.
@@ -324,20 +319,19 @@ pub(super) fn with_distribution_ns<T: Copy + Ord + Into<i64>>(
 }
 
 /// [`with_distribution_ns`], and the durations' sum in seconds (`np.sum`), which the mean
-/// divides; `None` without durations.
-fn distribution_ns<T: Copy + Ord + Into<i64>>(
+/// divides; `None` without durations. The seconds are converted as the sums reach them,
+/// never held.
+pub(super) fn distribution_ns<T: Copy + Ord + Into<i64>>(
     durations: &[T],
     row: RegionRow,
 ) -> (RegionRow, Option<f64>) {
     let to_seconds = |d: T| seconds(d.into());
     let min = durations.iter().copied().min().map(to_seconds);
     let max = durations.iter().copied().max().map(to_seconds);
-    let mut values = durations_s(durations);
-    let sum = (!values.is_empty()).then(|| numeric::sum(&values));
+    let sum = (!durations.is_empty()).then(|| numeric::sum_of(durations, to_seconds));
     // `np.mean`: the sum over the count.
-    let avg = sum.map(|s| s / values.len() as f64);
-    let std = avg.map(|m| numeric::std_about(&mut values, m));
-    drop(values);
+    let avg = sum.map(|s| s / durations.len() as f64);
+    let std = avg.map(|m| numeric::std_of(durations, m, to_seconds));
     let p = quantiles::of_durations(durations);
     let row = RegionRow {
         avg,

@@ -225,6 +225,31 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
         })
     }
 
+    /// The start times and durations of one span into `into`, whose buffers a caller keeps
+    /// from row to row: the row's calls as [`read`](Self::read) decodes them (each end is
+    /// its start plus its duration, wrapping), without the other columns.
+    pub fn read_times(&self, span: Span, into: &mut RowTimes) -> Result<(), Error> {
+        self.check(span)?;
+        into.starts.clear();
+        into.durations.clear();
+        ints_reusing(&self.a, span, &mut into.raw, &mut into.starts)?;
+        ints_reusing(&self.b, span, &mut into.raw, &mut into.durations)?;
+        if self.delta {
+            decode_in_place(true, 0, &mut into.starts, &mut []);
+        } else {
+            for (end, start) in into.durations.iter_mut().zip(&into.starts) {
+                *end = end.wrapping_sub(*start);
+            }
+        }
+        Ok(())
+    }
+
+    /// The GPU column of one span as stored (−1 = none), when the file has one.
+    pub fn read_gpu(&self, span: Span) -> Result<Option<Vec<i64>>, Error> {
+        self.check(span)?;
+        self.gpu.as_ref().map(|d| ints(d, span)).transpose()
+    }
+
     /// Only the thread and task columns of one span (for lane tables).
     pub fn read_lanes(&self, span: Span) -> Result<RowEvents, Error> {
         self.check(span)?;
@@ -233,6 +258,33 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
             tasks: self.tasks.as_ref().map(|d| ints(d, span)).transpose()?,
             ..RowEvents::default()
         })
+    }
+}
+
+/// One row's start times and durations (ns) from [`EventReader::read_times`], in buffers
+/// kept from row to row so that a long scan does not fault in fresh pages for every row.
+#[derive(Debug, Clone, Default)]
+pub struct RowTimes {
+    pub starts: Vec<i64>,
+    /// `end − start` of every call, wrapping.
+    pub durations: Vec<i64>,
+    /// The stored bytes of a column, read into before decoding.
+    raw: Vec<u8>,
+}
+
+impl RowTimes {
+    /// Frees every buffer holding more than `bytes`, so that a long-lived caller does not
+    /// keep a huge row's memory for the rows after it.
+    pub fn release_over(&mut self, bytes: usize) {
+        if self.starts.capacity().saturating_mul(8) > bytes {
+            self.starts = Vec::new();
+        }
+        if self.durations.capacity().saturating_mul(8) > bytes {
+            self.durations = Vec::new();
+        }
+        if self.raw.capacity() > bytes {
+            self.raw = Vec::new();
+        }
     }
 }
 
@@ -356,6 +408,17 @@ pub(crate) fn ints_into<R: ReadAt>(
     span: Span,
     out: &mut Vec<i64>,
 ) -> Result<(), Error> {
+    ints_reusing(d, span, &mut Vec::new(), out)
+}
+
+/// [`ints_into`] with the stored bytes read into `raw` (emptied first), a buffer the caller
+/// keeps too.
+fn ints_reusing<R: ReadAt>(
+    d: &Dataset<'_, R>,
+    span: Span,
+    raw: &mut Vec<u8>,
+    out: &mut Vec<i64>,
+) -> Result<(), Error> {
     let Datatype::Integer {
         size,
         signed,
@@ -367,7 +430,8 @@ pub(crate) fn ints_into<R: ReadAt>(
             d.path()
         )));
     };
-    let raw = d.read_raw_range(span.offset, span.count)?;
+    raw.clear();
+    d.read_raw_range_into(span.offset, span.count, raw)?;
     if size == 8 && signed {
         // The common case, decoded without the general integer path.
         let word = |b: &[u8]| -> [u8; 8] {
@@ -480,6 +544,44 @@ mod tests {
             })
             .expect_err("past the end");
         assert!(matches!(err, Error::Corrupt(_)), "{err}");
+    }
+
+    /// [`EventReader::read_times`] into one kept buffer gives every row's starts and
+    /// durations as [`EventReader::read`] gives them, from start deltas and durations
+    /// (schema 3) and from absolute start and end times (schema 2), and the GPU column.
+    #[test]
+    fn times_into_a_kept_buffer_equal_the_read_calls() {
+        for bytes in [
+            &include_bytes!("../../../tests/corpus/golden/chunked_big.h5")[..],
+            &include_bytes!("../../../tests/corpus/golden/c_hdf5_profile_rank00000.h5")[..],
+            &include_bytes!("../../../tests/corpus/golden/python_rich_rich.h5")[..],
+        ] {
+            let file = File::open(bytes).expect("open");
+            let index = read(&file, Depth::Index).expect("index");
+            let reader = EventReader::open(&file)
+                .expect("events")
+                .expect("has events");
+            let mut times = RowTimes::default();
+            let mut rows = 0;
+            for row in index.regions.iter().flat_map(|r| &r.ranks) {
+                let span = row.span.expect("span");
+                let calls = reader.read(span).expect("calls");
+                reader.read_times(span, &mut times).expect("times");
+                let durations: Vec<i64> = calls
+                    .starts
+                    .iter()
+                    .zip(&calls.ends)
+                    .map(|(s, e)| e.wrapping_sub(*s))
+                    .collect();
+                assert_eq!(
+                    (&times.starts, &times.durations),
+                    (&calls.starts, &durations)
+                );
+                assert_eq!(reader.read_gpu(span).expect("gpu"), calls.gpu);
+                rows += 1;
+            }
+            assert!(rows > 1);
+        }
     }
 
     #[test]
