@@ -288,6 +288,42 @@ impl RowTimes {
     }
 }
 
+/// The buffers a thread keeps from one row summary to the next: reading every row into
+/// fresh vectors made the kernel fault in (and, with musl's allocator, map and unmap)
+/// new pages for every row.
+#[derive(Default)]
+struct SummaryScratch {
+    raw: Vec<u8>,
+    a: Vec<i64>,
+    b: Vec<i64>,
+    kept: Vec<i64>,
+    squares: Vec<f64>,
+}
+
+impl SummaryScratch {
+    /// Buffers past this are given back after each row, so a huge row's memory is not
+    /// held by a thread for good.
+    const KEEP_BYTES: usize = 64 << 20;
+
+    fn give_back_large(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            if v.capacity() * std::mem::size_of::<T>() > SummaryScratch::KEEP_BYTES {
+                *v = Vec::new();
+            }
+        }
+        trim(&mut self.raw);
+        trim(&mut self.a);
+        trim(&mut self.b);
+        trim(&mut self.kept);
+        trim(&mut self.squares);
+    }
+}
+
+thread_local! {
+    static SUMMARY_SCRATCH: std::cell::RefCell<SummaryScratch> =
+        std::cell::RefCell::new(SummaryScratch::default());
+}
+
 /// Events decoded per block when a row is summarised from its calls.
 pub const SUMMARY_BLOCK: u64 = 1 << 16;
 
@@ -306,14 +342,29 @@ impl<R: ReadAt> EventReader<'_, R> {
     /// [`summary`](Self::summary) with `block` events per read, keeping the durations of
     /// rows up to `keep` calls.
     fn summary_in(&self, span: Span, block_len: u64, keep: u64) -> Result<Summary, Error> {
+        SUMMARY_SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let summary = self.summary_with(span, block_len, keep, &mut scratch);
+            scratch.give_back_large();
+            summary
+        })
+    }
+
+    /// [`summary_in`](Self::summary_in) with every buffer taken from `s`.
+    fn summary_with(
+        &self,
+        span: Span,
+        block_len: u64,
+        keep: u64,
+        s: &mut SummaryScratch,
+    ) -> Result<Summary, Error> {
         self.check(span)?;
         let block_len = block_len.max(1);
         let mut builder = SummaryBuilder::new();
-        let mut kept: Vec<i64> = Vec::new();
+        s.kept.clear();
         let keep = span.count <= keep;
         let (mut gpu_count, mut gpu_total) = (0u64, 0i64);
         let mut acc = 0i64;
-        let (mut starts, mut ends) = (Vec::new(), Vec::new());
         let mut done = 0u64;
         while done < span.count {
             let n = (span.count - done).min(block_len);
@@ -321,26 +372,28 @@ impl<R: ReadAt> EventReader<'_, R> {
                 offset: span.offset + done,
                 count: n,
             };
-            let a = ints(&self.a, block)?;
-            let b = ints(&self.b, block)?;
+            s.a.clear();
+            s.b.clear();
+            ints_reusing(&self.a, block, &mut s.raw, &mut s.a)?;
+            ints_reusing(&self.b, block, &mut s.raw, &mut s.b)?;
             if self.delta {
-                starts.clear();
-                starts.extend(a.iter().map(|&d| {
-                    acc = acc.wrapping_add(d);
-                    acc
-                }));
-                ends.clear();
-                ends.extend(starts.iter().zip(&b).map(|(s, d)| s.wrapping_add(*d)));
-                builder.push(&starts, &ends);
-            } else {
-                builder.push(&a, &b);
-                (starts, ends) = (a, b);
+                // Starts from their deltas and ends from the durations, in place.
+                for (d, duration) in s.a.iter_mut().zip(s.b.iter_mut()) {
+                    acc = acc.wrapping_add(*d);
+                    *d = acc;
+                    *duration = acc.wrapping_add(*duration);
+                }
             }
+            let (starts, ends) = (&s.a, &s.b);
+            builder.push(starts, ends);
             if keep {
-                kept.extend(starts.iter().zip(&ends).map(|(s, e)| e.wrapping_sub(*s)));
+                s.kept
+                    .extend(starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s)));
             }
             if let Some(g) = &self.gpu {
-                for v in ints(g, block)?.into_iter().filter(|&v| v >= 0) {
+                s.a.clear();
+                ints_reusing(g, block, &mut s.raw, &mut s.a)?;
+                for &v in s.a.iter().filter(|&&v| v >= 0) {
                     gpu_count += 1;
                     gpu_total = gpu_total.wrapping_add(v);
                 }
@@ -348,31 +401,30 @@ impl<R: ReadAt> EventReader<'_, R> {
             done += n;
         }
         let mean = builder.mean();
-        let squares = |d: &[i64]| -> Vec<f64> {
-            d.iter()
-                .map(|&d| {
-                    let x = d as f64 - mean;
-                    x * x
-                })
-                .collect()
-        };
         // numpy's pairwise sum of the squared deviations, node by node of its recursion.
         let plan = PairwisePlan::new(span.count, block_len);
         let mut sums = Vec::with_capacity(plan.ranges.len());
         for &(lo, hi) in &plan.ranges {
+            let range = Span {
+                offset: span.offset + lo,
+                count: hi - lo,
+            };
             let durations = if keep {
                 let range = usize::try_from(lo).ok().zip(usize::try_from(hi).ok());
-                match range.and_then(|(lo, hi)| kept.get(lo..hi)) {
-                    Some(d) => d.to_vec(),
+                match range.and_then(|(lo, hi)| s.kept.get(lo..hi)) {
+                    Some(d) => d,
                     None => return Err(Error::Corrupt("summary range out of bounds".into())),
                 }
             } else {
-                self.durations(Span {
-                    offset: span.offset + lo,
-                    count: hi - lo,
-                })?
+                self.durations_into(range, &mut s.raw, &mut s.a, &mut s.b)?;
+                &s.b[..]
             };
-            sums.push(pairwise_sum(&squares(&durations)));
+            s.squares.clear();
+            s.squares.extend(durations.iter().map(|&d| {
+                let x = d as f64 - mean;
+                x * x
+            }));
+            sums.push(pairwise_sum(&s.squares));
         }
         let m2 = m2_from_sum(plan.combine(&sums), span.count);
         let mut summary = builder.finish(0.0);
@@ -384,14 +436,24 @@ impl<R: ReadAt> EventReader<'_, R> {
         Ok(summary)
     }
 
-    /// Durations (`end − start`) of a span whose first call is anywhere in its row.
-    fn durations(&self, span: Span) -> Result<Vec<i64>, Error> {
-        let b = ints(&self.b, span)?;
-        if self.delta {
-            return Ok(b);
+    /// The durations of one span into `durations`, with `raw` and `starts` as room.
+    fn durations_into(
+        &self,
+        span: Span,
+        raw: &mut Vec<u8>,
+        starts: &mut Vec<i64>,
+        durations: &mut Vec<i64>,
+    ) -> Result<(), Error> {
+        durations.clear();
+        ints_reusing(&self.b, span, raw, durations)?;
+        if !self.delta {
+            starts.clear();
+            ints_reusing(&self.a, span, raw, starts)?;
+            for (e, s) in durations.iter_mut().zip(starts.iter()) {
+                *e = e.wrapping_sub(*s);
+            }
         }
-        let a = ints(&self.a, span)?;
-        Ok(a.iter().zip(&b).map(|(s, e)| e.wrapping_sub(*s)).collect())
+        Ok(())
     }
 }
 
