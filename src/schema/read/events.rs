@@ -215,7 +215,8 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
     /// The calls of one span.
     pub fn read(&self, span: Span) -> Result<RowEvents, Error> {
         self.check(span)?;
-        let (starts, ends) = decode_row(self.delta, &ints(&self.a, span)?, &ints(&self.b, span)?);
+        let (mut starts, mut ends) = (ints(&self.a, span)?, ints(&self.b, span)?);
+        decode_in_place(self.delta, 0, &mut starts, &mut ends);
         Ok(RowEvents {
             starts,
             ends,
@@ -320,6 +321,7 @@ impl SummaryScratch {
 }
 
 thread_local! {
+    static RAW_SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     static SUMMARY_SCRATCH: std::cell::RefCell<SummaryScratch> =
         std::cell::RefCell::new(SummaryScratch::default());
 }
@@ -470,7 +472,15 @@ pub(crate) fn ints_into<R: ReadAt>(
     span: Span,
     out: &mut Vec<i64>,
 ) -> Result<(), Error> {
-    ints_reusing(d, span, &mut Vec::new(), out)
+    // The stored bytes go through a buffer the thread keeps (see `SummaryScratch`).
+    RAW_SCRATCH.with(|raw| {
+        let mut raw = raw.borrow_mut();
+        let read = ints_reusing(d, span, &mut raw, out);
+        if raw.capacity() > SummaryScratch::KEEP_BYTES {
+            *raw = Vec::new();
+        }
+        read
+    })
 }
 
 /// [`ints_into`] with the stored bytes read into `raw` (emptied first), a buffer the caller
