@@ -1,11 +1,15 @@
 //! The order the reference nests one rank's calls in: start ascending, end descending, ties
 //! kept in the order given (region order, then position in the row) — the stable sort of
-//! the calls listed row after row. Each call is named by an id that packs its row and its
-//! position; the ids are ordered by a least-significant-digit radix sort of `(start − min)`
-//! above the id's bits (stable, so equal starts keep id order), then runs of equal starts
-//! are put in end-descending order. A few linear passes over 8-byte keys instead of a
-//! comparison sort of millions of calls; a rank whose starts span too many bits to share a
-//! `u64` with the id falls back to the comparison sort.
+//! the calls listed row after row — handed to a visitor call by call ([`each`]).
+//!
+//! Rows in start order (as writers store them) are cut into time windows of a few thousand
+//! calls; each window's calls are copied into small arrays, keyed by their start above
+//! their index in the window, sorted by one counting pass into buckets and an insertion
+//! pass, runs of equal starts put in end-descending order, and visited before the next
+//! window is taken: the work stays in cache and nothing the size of the rank is built.
+//! Other rows fall back to ids packing row and position, ordered by a least-significant-
+//! digit radix sort of `(start − min)` above the id (or a comparison sort where that does
+//! not fit a `u64`).
 
 use std::ops::ControlFlow;
 
