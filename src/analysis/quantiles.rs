@@ -48,7 +48,7 @@ pub fn calls_to_read(region: &Region, ranks: Option<&[u32]>) -> u64 {
 }
 
 /// The percentiles of `region`'s calls on `ranks` (all when `None`). Rows read by
-/// [`Profile::read_index`](super::Profile::read_index) are read through `reader` (which
+/// [`load::read_index`](super::load::read_index) are read through `reader` (which
 /// may be `None` only when no row points at events); rows with loaded calls are used as
 /// they are.
 pub fn region_percentiles<R: ReadAt>(
