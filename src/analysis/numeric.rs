@@ -31,7 +31,7 @@ pub fn sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
     0.0 + pairwise_sum_of(x, f)
 }
 
-/// [`std`] of `f` of every value of `x` given their [`mean`] `m` (`np.std`: the square root
+/// [`std()`] of `f` of every value of `x` given their [`mean`] `m` (`np.std`: the square root
 /// of the mean of the squared deviations), without an array of converted values or of
 /// squared deviations.
 pub fn std_of<T: Copy>(x: &[T], m: f64, f: impl Fn(T) -> f64 + Copy) -> f64 {

@@ -28,7 +28,7 @@ pub struct FlatJobs {
     options: RowOptions,
 }
 
-/// One region's flat row and the key [`selected_regions`] orders regions by, from its calls.
+/// One region's flat row and the key [`selected_regions`](super::selected_regions) orders regions by, from its calls.
 #[derive(Debug, Clone)]
 pub struct FlatRow {
     row: RegionRow,

@@ -22,7 +22,7 @@ use crate::schema::{EventReader, Profile, RankCalls};
 /// The call tree of [`region_rows`](super::region_rows) for a profile read to its index
 /// ([`load::read_for_jobs`](crate::analysis::load::read_for_jobs)), planned as one
 /// independent job per rank: [`run`](TreeJobs::run) on any thread, in any order; the
-/// results go to [`TreeRows::add`] in any order, and [`TreeRows::finish`] gives the table.
+/// results go to [`TreeRows::add`](super::TreeRows::add) in any order, and [`TreeRows::finish`](super::TreeRows::finish) gives the table.
 pub struct TreeJobs<'p> {
     profile: &'p Profile,
     /// Index in `profile.regions` of each selected region, in `selected_regions` order.
