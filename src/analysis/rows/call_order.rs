@@ -82,9 +82,8 @@ const WINDOW: usize = 4096;
 /// visit read only these arrays, which stay in cache, not the rank's rows.
 #[derive(Default)]
 struct Window {
-    /// Start after the window's own start.
+    /// Start after the window's own start (the start is `min + from + rel`).
     rel: Vec<u64>,
-    start: Vec<i64>,
     end: Vec<i64>,
     row: Vec<usize>,
     pos: Vec<usize>,
@@ -93,7 +92,6 @@ struct Window {
 impl Window {
     fn clear(&mut self) {
         self.rel.clear();
-        self.start.clear();
         self.end.clear();
         self.row.clear();
         self.pos.clear();
@@ -149,7 +147,6 @@ fn by_windows<B>(
             window
                 .rel
                 .extend(row[first..last].iter().map(|s| s.abs_diff(min) - from));
-            window.start.extend_from_slice(&row[first..last]);
             window.end.extend_from_slice(&row_ends[first..last]);
             window.row.extend(std::iter::repeat_n(r, taken));
             window.pos.extend(first..last);
@@ -189,7 +186,8 @@ fn by_windows<B>(
         for &k in &keys {
             let i = (k & low) as usize;
             let (r, p) = (window.row[i], window.pos[i]);
-            if let ControlFlow::Break(b) = visit(r, p, window.start[i], window.end[i]) {
+            let start = min.wrapping_add((from + window.rel[i]) as i64);
+            if let ControlFlow::Break(b) = visit(r, p, start, window.end[i]) {
                 return Some(ControlFlow::Break(b));
             }
         }

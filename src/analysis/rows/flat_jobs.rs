@@ -13,7 +13,7 @@ use crate::analysis::error::Result;
 use crate::analysis::numeric::{self, seconds};
 use crate::analysis::{PercentageMode, Selection};
 use crate::io::ReadAt;
-use crate::schema::read::events::RowTimes;
+use crate::schema::read::events::{release_over, RowTimes, KEPT_BUFFER_BYTES};
 use crate::schema::{EventReader, Profile, Region};
 
 /// The flat rows of [`region_rows`](super::region_rows) (with `flat` set) for a profile read to
@@ -208,10 +208,6 @@ struct Scratch {
     ordered: Pool,
 }
 
-/// Bytes of a [`Scratch`] buffer kept for the thread's next job; a larger one (a huge
-/// region's) is given back rather than held for as long as the thread lives.
-const KEEP_BYTES: usize = 64 << 20;
-
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
@@ -225,19 +221,14 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 }
 
 impl Scratch {
-    /// Frees every buffer holding more than [`KEEP_BYTES`].
+    /// Frees every buffer holding more than [`KEPT_BUFFER_BYTES`].
     fn release_large(&mut self) {
-        fn release<T>(buffer: &mut Vec<T>) {
-            if buffer.capacity().saturating_mul(std::mem::size_of::<T>()) > KEEP_BYTES {
-                *buffer = Vec::new();
-            }
-        }
-        self.times.release_over(KEEP_BYTES);
-        release(&mut self.intervals);
-        release(&mut self.digests);
+        self.times.release_over(KEPT_BUFFER_BYTES);
+        release_over(&mut self.intervals, KEPT_BUFFER_BYTES);
+        release_over(&mut self.digests, KEPT_BUFFER_BYTES);
         for pool in [&mut self.pool, &mut self.ordered] {
-            release(&mut pool.narrow);
-            release(&mut pool.wide);
+            release_over(&mut pool.narrow, KEPT_BUFFER_BYTES);
+            release_over(&mut pool.wide, KEPT_BUFFER_BYTES);
         }
     }
 
@@ -545,15 +536,7 @@ pub(crate) mod tests {
     /// selections out of the rows' order and repeated: the jobs give the full read's rows.
     #[test]
     fn jobs_equal_the_full_read_on_wide_and_unordered_rows() {
-        use crate::schema::{Merger, RegionCalls};
-        let region = |name: &str, calls: &[(i64, i64)]| RegionCalls {
-            name: name.into(),
-            source_file: None,
-            source_line: None,
-            source_text: None,
-            starts: calls.iter().map(|c| c.0).collect(),
-            ends: calls.iter().map(|c| c.1).collect(),
-        };
+        use crate::analysis::rows::tree_jobs::synthetic::{profile, region};
         let long = 1i64 << 33;
         let ranks = [
             vec![
@@ -566,17 +549,7 @@ pub(crate) mod tests {
             ],
             vec![region("a", &[(30, 20), (31, 31 + long / 3)])],
         ];
-        let mut merger = Merger::new();
-        for (rank, regions) in ranks.iter().enumerate() {
-            merger
-                .add_rank(&format!("r{rank}.spt"), rank as i64, regions.clone(), None)
-                .unwrap();
-        }
-        let mut bytes = Vec::new();
-        crate::schema::write::to_hdf5(&merger.finish(Some("t")))
-            .unwrap()
-            .finish(&mut bytes)
-            .unwrap();
+        let bytes = profile(&ranks);
         let file = File::open(&bytes[..]).unwrap();
         let full = load::read_full(&file).unwrap();
         let index = load::read_for_jobs(&file).unwrap();
@@ -633,13 +606,13 @@ pub(crate) mod tests {
     #[test]
     fn scratch_gives_back_only_large_buffers() {
         let mut scratch = Scratch::default();
-        scratch.pool.narrow = Vec::with_capacity(KEEP_BYTES / 4 + 1);
-        scratch.ordered.wide = Vec::with_capacity(KEEP_BYTES / 8 + 1);
-        scratch.pool.wide = Vec::with_capacity(KEEP_BYTES / 8);
+        scratch.pool.narrow = Vec::with_capacity(KEPT_BUFFER_BYTES / 4 + 1);
+        scratch.ordered.wide = Vec::with_capacity(KEPT_BUFFER_BYTES / 8 + 1);
+        scratch.pool.wide = Vec::with_capacity(KEPT_BUFFER_BYTES / 8);
         scratch.release_large();
         assert_eq!(scratch.pool.narrow.capacity(), 0);
         assert_eq!(scratch.ordered.wide.capacity(), 0);
-        assert!(scratch.pool.wide.capacity() >= KEEP_BYTES / 8);
+        assert!(scratch.pool.wide.capacity() >= KEPT_BUFFER_BYTES / 8);
     }
 
     /// Every shipped profile: the jobs over the index give the rows of the full read.

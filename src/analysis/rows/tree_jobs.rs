@@ -506,7 +506,7 @@ mod entries {
 }
 
 #[cfg(test)]
-mod synthetic {
+pub(super) mod synthetic {
     use super::*;
     use crate::analysis::rows::region_rows;
     use crate::analysis::rows::tree_rows::tree_rows;
@@ -515,7 +515,8 @@ mod synthetic {
     use crate::hdf5lite::reader::File;
     use crate::schema::{Merger, RegionCalls};
 
-    fn region(name: &str, spans: &[(i64, i64)]) -> RegionCalls {
+    /// A region of one rank whose calls are `spans` (start, end).
+    pub(in crate::analysis::rows) fn region(name: &str, spans: &[(i64, i64)]) -> RegionCalls {
         RegionCalls {
             name: name.into(),
             source_file: None,
@@ -526,7 +527,8 @@ mod synthetic {
         }
     }
 
-    fn profile(ranks: &[Vec<RegionCalls>]) -> Vec<u8> {
+    /// The bytes of the profile sp writes for ranks `0..` with these regions.
+    pub(in crate::analysis::rows) fn profile(ranks: &[Vec<RegionCalls>]) -> Vec<u8> {
         let mut merger = Merger::new();
         for (rank, regions) in ranks.iter().enumerate() {
             merger

@@ -277,15 +277,20 @@ impl RowTimes {
     /// Frees every buffer holding more than `bytes`, so that a long-lived caller does not
     /// keep a huge row's memory for the rows after it.
     pub fn release_over(&mut self, bytes: usize) {
-        if self.starts.capacity().saturating_mul(8) > bytes {
-            self.starts = Vec::new();
-        }
-        if self.durations.capacity().saturating_mul(8) > bytes {
-            self.durations = Vec::new();
-        }
-        if self.raw.capacity() > bytes {
-            self.raw = Vec::new();
-        }
+        release_over(&mut self.starts, bytes);
+        release_over(&mut self.durations, bytes);
+        release_over(&mut self.raw, bytes);
+    }
+}
+
+/// Bytes of a reusable buffer a thread keeps for its next row or job; a larger one (a huge
+/// row's) is given back rather than held for as long as the thread lives.
+pub(crate) const KEPT_BUFFER_BYTES: usize = 64 << 20;
+
+/// Frees `buffer` when it holds more than `bytes`.
+pub(crate) fn release_over<T>(buffer: &mut Vec<T>, bytes: usize) {
+    if buffer.capacity().saturating_mul(std::mem::size_of::<T>()) > bytes {
+        *buffer = Vec::new();
     }
 }
 
@@ -302,21 +307,13 @@ struct SummaryScratch {
 }
 
 impl SummaryScratch {
-    /// Buffers past this are given back after each row, so a huge row's memory is not
-    /// held by a thread for good.
-    const KEEP_BYTES: usize = 64 << 20;
-
-    fn give_back_large(&mut self) {
-        fn trim<T>(v: &mut Vec<T>) {
-            if v.capacity() * std::mem::size_of::<T>() > SummaryScratch::KEEP_BYTES {
-                *v = Vec::new();
-            }
-        }
-        trim(&mut self.raw);
-        trim(&mut self.a);
-        trim(&mut self.b);
-        trim(&mut self.kept);
-        trim(&mut self.squares);
+    /// Gives back every buffer past [`KEPT_BUFFER_BYTES`].
+    fn release_large(&mut self) {
+        release_over(&mut self.raw, KEPT_BUFFER_BYTES);
+        release_over(&mut self.a, KEPT_BUFFER_BYTES);
+        release_over(&mut self.b, KEPT_BUFFER_BYTES);
+        release_over(&mut self.kept, KEPT_BUFFER_BYTES);
+        release_over(&mut self.squares, KEPT_BUFFER_BYTES);
     }
 }
 
@@ -347,7 +344,7 @@ impl<R: ReadAt> EventReader<'_, R> {
         SUMMARY_SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let summary = self.summary_with(span, block_len, keep, &mut scratch);
-            scratch.give_back_large();
+            scratch.release_large();
             summary
         })
     }
@@ -378,14 +375,9 @@ impl<R: ReadAt> EventReader<'_, R> {
             s.b.clear();
             ints_reusing(&self.a, block, &mut s.raw, &mut s.a)?;
             ints_reusing(&self.b, block, &mut s.raw, &mut s.b)?;
-            if self.delta {
-                // Starts from their deltas and ends from the durations, in place.
-                for (d, duration) in s.a.iter_mut().zip(s.b.iter_mut()) {
-                    acc = acc.wrapping_add(*d);
-                    *d = acc;
-                    *duration = acc.wrapping_add(*duration);
-                }
-            }
+            // Starts from their deltas (after the block before) and ends, in place.
+            decode_in_place(self.delta, acc, &mut s.a, &mut s.b);
+            acc = s.a.last().copied().unwrap_or(acc);
             let (starts, ends) = (&s.a, &s.b);
             builder.push(starts, ends);
             if keep {
@@ -476,9 +468,7 @@ pub(crate) fn ints_into<R: ReadAt>(
     RAW_SCRATCH.with(|raw| {
         let mut raw = raw.borrow_mut();
         let read = ints_reusing(d, span, &mut raw, out);
-        if raw.capacity() > SummaryScratch::KEEP_BYTES {
-            *raw = Vec::new();
-        }
+        release_over(&mut raw, KEPT_BUFFER_BYTES);
         read
     })
 }
