@@ -1,17 +1,16 @@
 //! The order the reference nests one rank's calls in: start ascending, end descending, ties
 //! kept in the order given (region order, then position in the row) — the stable sort of
-//! the calls listed row after row — handed to a visitor call by call ([`each`]).
+//! the calls listed row after row — handed out in batches ([`CallOrder`]), so that the
+//! walk over them is a plain loop.
 //!
 //! Rows in start order (as writers store them) are cut into time windows of a few thousand
-//! calls; each window's calls are copied into small arrays, keyed by their start above
-//! their index in the window, sorted by one counting pass into buckets and an insertion
-//! pass, runs of equal starts put in end-descending order, and visited before the next
-//! window is taken: the work stays in cache and nothing the size of the rank is built.
-//! Other rows fall back to ids packing row and position, ordered by a least-significant-
-//! digit radix sort of `(start − min)` above the id (or a comparison sort where that does
-//! not fit a `u64`).
-
-use std::ops::ControlFlow;
+//! calls; each window's calls are taken from the front of every row (counted into buckets
+//! by start as they are taken), keyed by their start above their index in the window, put
+//! into their buckets, finished by an insertion pass, runs of equal starts put in
+//! end-descending order, and handed out before the next window is taken: the work stays in
+//! cache and nothing the size of the rank is built. Other rows fall back to ids packing
+//! row and position, ordered by a least-significant-digit radix sort of `(start − min)`
+//! above the id (or a comparison sort where that does not fit a `u64`).
 
 /// How a call's id packs its row (high bits) and its position in the row (low bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,150 +52,315 @@ const DIGIT: u32 = 11;
 /// Runs of equal starts up to this long are ordered by insertion.
 const INSERTION: usize = 16;
 
-/// Calls `visit(row, position, start, end)` for each call of rows `starts[r]` / `ends[r]`
-/// (each pair of equal length) in the reference's order: start ascending, end descending,
-/// then row, then position. Stops at the first `Break`, which it returns. Nothing the size
-/// of the rank is allocated where the rows are in start order (see [`by_windows`]).
-pub(super) fn each<B>(
-    starts: &[&[i64]],
-    ends: &[&[i64]],
-    mut visit: impl FnMut(usize, usize, i64, i64) -> ControlFlow<B>,
-) -> ControlFlow<B> {
-    if let Some(flow) = by_windows(starts, ends, &mut visit) {
-        return flow;
-    }
-    let (ids, order) = sort_ids(starts, ends);
-    for id in order {
-        let (r, i) = (ids.row(id), ids.pos(id));
-        visit(r, i, starts[r][i], ends[r][i])?;
-    }
-    ControlFlow::Continue(())
-}
-
-/// Calls per window of [`by_windows`], on average: their keys stay in the L1 and L2
-/// caches while they are sorted.
+/// Calls per window (and per batch), on average: their keys stay in the L1 and L2 caches
+/// while they are sorted.
 const WINDOW: usize = 4096;
 
+/// A window's starts fall into at most this many buckets (4,096: the counts stay in L1).
+const BUCKET_BITS: u32 = 12;
+
+/// One call: its start and end, its row and its position in the row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Call {
+    pub start: i64,
+    pub end: i64,
+    pub row: usize,
+    pub pos: usize,
+}
+
+/// The calls of rows `starts[r]` / `ends[r]` (each pair of equal length) in the
+/// reference's order — start ascending, end descending, then row, then position — one
+/// batch at a time ([`next_batch`](CallOrder::next_batch)).
+pub(super) struct CallOrder<'a> {
+    starts: &'a [&'a [i64]],
+    ends: &'a [&'a [i64]],
+    source: Source,
+    window: Window,
+    batch: Vec<Call>,
+}
+
+/// Where the batches come from.
+enum Source {
+    /// Every row in start order: time windows of `width` after `min`, the next from
+    /// `from`; `next[r]` is row `r`'s first call not yet handed out.
+    Windows {
+        min: i64,
+        range: u64,
+        width: u64,
+        width_bits: u32,
+        from: u64,
+        next: Vec<usize>,
+        done: bool,
+    },
+    /// Every call sorted at once, handed out from `next` on.
+    Sorted {
+        ids: CallIds,
+        order: Vec<u64>,
+        next: usize,
+    },
+}
+
 /// One window's calls, in the order they were taken (row by row, each row's in order):
-/// a call is named by its index here while the window is sorted, so the sort and the
-/// visit read only these arrays, which stay in cache, not the rank's rows.
+/// a call is named by its index here while the window is sorted, so the sort reads only
+/// these arrays, which stay in cache, not the rank's rows.
 #[derive(Default)]
 struct Window {
     /// Start after the window's own start (the start is `min + from + rel`).
     rel: Vec<u64>,
-    end: Vec<i64>,
     row: Vec<usize>,
     pos: Vec<usize>,
+    /// `counts[b + 1]`: calls in bucket `b`, then where bucket `b` ends.
+    counts: Vec<u32>,
+    keys: Vec<u64>,
 }
 
-impl Window {
-    fn clear(&mut self) {
-        self.rel.clear();
-        self.end.clear();
-        self.row.clear();
-        self.pos.clear();
+impl<'a> CallOrder<'a> {
+    /// The calls of these rows; nothing the size of the rank is allocated where every row
+    /// is in start order.
+    pub(super) fn new(starts: &'a [&'a [i64]], ends: &'a [&'a [i64]]) -> Self {
+        let source = match windows(starts) {
+            Some(windows) => windows,
+            None => {
+                let (ids, order) = sort_ids(starts, ends);
+                Source::Sorted {
+                    ids,
+                    order,
+                    next: 0,
+                }
+            }
+        };
+        CallOrder {
+            starts,
+            ends,
+            source,
+            window: Window::default(),
+            batch: Vec::with_capacity(2 * WINDOW),
+        }
     }
 
-    fn len(&self) -> usize {
-        self.rel.len()
+    /// The next calls in order (an empty batch where a time window holds none); `None`
+    /// once every call was handed out.
+    pub(super) fn next_batch(&mut self) -> Option<&[Call]> {
+        self.batch.clear();
+        let (starts, ends) = (self.starts, self.ends);
+        match &mut self.source {
+            Source::Sorted { ids, order, next } => {
+                let taken = order.get(*next..)?.iter().take(WINDOW);
+                self.batch.extend(taken.map(|&id| {
+                    let (row, pos) = (ids.row(id), ids.pos(id));
+                    let (start, end) = (starts[row][pos], ends[row][pos]);
+                    Call {
+                        start,
+                        end,
+                        row,
+                        pos,
+                    }
+                }));
+                if self.batch.is_empty() {
+                    return None;
+                }
+                *next += self.batch.len();
+            }
+            Source::Windows {
+                min,
+                range,
+                width,
+                width_bits,
+                from,
+                next,
+                done,
+            } => {
+                if *done {
+                    return None;
+                }
+                let to = from.saturating_add(*width);
+                self.window.take(starts, next, *min, *from, to, *width_bits);
+                self.window
+                    .sort_into(&mut self.batch, ends, *min, *from, *width_bits);
+                // Every start is at most `range` after `min`, so the window holding it is
+                // reached before `to` saturates.
+                *done = to > *range || to == u64::MAX;
+                *from = to;
+            }
+        }
+        Some(&self.batch)
     }
 }
 
-/// [`each`] where every row is in start order (as the writer stores them): the time range
-/// is cut into windows of about [`WINDOW`] calls, each window's calls are taken from the
-/// front of every row, sorted on their own and visited, and the windows follow one
-/// another; `None` (before any visit) for rows out of start order.
-fn by_windows<B>(
-    starts: &[&[i64]],
-    ends: &[&[i64]],
-    visit: &mut impl FnMut(usize, usize, i64, i64) -> ControlFlow<B>,
-) -> Option<ControlFlow<B>> {
+/// The windows of rows all in start order: about [`WINDOW`] calls each on average; `None`
+/// for rows out of start order.
+fn windows(starts: &[&[i64]]) -> Option<Source> {
     if !starts.iter().all(|s| s.is_sorted()) {
         return None;
     }
     let n: usize = starts.iter().map(|s| s.len()).sum();
-    let (Some(min), Some(max)) = (
-        starts.iter().filter_map(|s| s.first()).min().copied(),
-        starts.iter().filter_map(|s| s.last()).max().copied(),
-    ) else {
-        return Some(ControlFlow::Continue(()));
+    let min = starts.iter().filter_map(|s| s.first()).min().copied();
+    let max = starts.iter().filter_map(|s| s.last()).max().copied();
+    let (min, max, done) = match (min, max) {
+        (Some(min), Some(max)) => (min, max, false),
+        _ => (0, 0, true),
     };
     let range = max.abs_diff(min);
     let windows = (n / WINDOW).max(1) as u64;
     let width = (range / windows).saturating_add(1);
-    let width_bits = 64 - (width - 1).leading_zeros();
-    let mut next = vec![0usize; starts.len()];
-    let mut window = Window::default();
-    let mut keys: Vec<u64> = Vec::with_capacity(2 * WINDOW);
-    let mut scratch: Vec<u64> = Vec::new();
-    let mut counts: Vec<u32> = Vec::new();
-    let mut from = 0u64;
-    loop {
-        // The window's starts: `from .. from + width` after `min`.
-        let to = from.saturating_add(width);
-        window.clear();
-        for (r, (row, row_ends)) in starts.iter().zip(ends).enumerate() {
-            let first = next[r];
+    Some(Source::Windows {
+        min,
+        range,
+        width,
+        width_bits: 64 - (width - 1).leading_zeros(),
+        from: 0,
+        next: vec![0; starts.len()],
+        done,
+    })
+}
+
+impl Window {
+    /// Takes the calls starting `from .. to` after `min` off the front of every row,
+    /// counting them into buckets by start.
+    fn take(
+        &mut self,
+        starts: &[&[i64]],
+        next: &mut [usize],
+        min: i64,
+        from: u64,
+        to: u64,
+        width_bits: u32,
+    ) {
+        let shift = width_bits.saturating_sub(BUCKET_BITS);
+        self.rel.clear();
+        self.row.clear();
+        self.pos.clear();
+        self.counts.clear();
+        self.counts
+            .resize((1usize << width_bits.min(BUCKET_BITS)) + 1, 0);
+        for (r, (row, first)) in starts.iter().zip(next.iter_mut()).enumerate() {
             // A linear scan: a window takes a few calls from the front of each row, and a
             // binary search over the rest of the row would miss the cache at every probe.
-            let taken = row[first..]
-                .iter()
-                .position(|s| s.abs_diff(min) >= to)
-                .unwrap_or(row.len() - first);
-            let last = first + taken;
-            window
-                .rel
-                .extend(row[first..last].iter().map(|s| s.abs_diff(min) - from));
-            window.end.extend_from_slice(&row_ends[first..last]);
-            window.row.extend(std::iter::repeat_n(r, taken));
-            window.pos.extend(first..last);
-            next[r] = last;
+            let mut last = *first;
+            for &s in row.get(*first..).unwrap_or(&[]) {
+                // `s ≥ min`, so this is `s − min` as an unsigned number.
+                let rel = (s.wrapping_sub(min) as u64).wrapping_sub(from);
+                if rel >= to - from {
+                    break;
+                }
+                self.rel.push(rel);
+                if let Some(c) = self.counts.get_mut((rel >> shift) as usize + 1) {
+                    *c += 1;
+                }
+                last += 1;
+            }
+            self.row.extend(std::iter::repeat_n(r, last - *first));
+            self.pos.extend(*first..last);
+            *first = last;
         }
+    }
+
+    /// The window's calls in order into `batch`.
+    fn sort_into(
+        &mut self,
+        batch: &mut Vec<Call>,
+        ends: &[&[i64]],
+        min: i64,
+        from: u64,
+        width_bits: u32,
+    ) {
+        let n = self.rel.len();
         // Keys: the start above the call's index in the window (so equal starts keep the
         // order they were taken in), where both fit a `u64`.
-        let index_bits = usize::BITS - window.len().leading_zeros();
-        keys.clear();
-        // The mask that takes a call's index out of its key.
-        let low = if width_bits + index_bits <= 64 {
-            keys.extend(
-                window
-                    .rel
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &rel)| (rel << index_bits) | i as u64),
-            );
-            bucket_sort(&mut keys, &mut scratch, &mut counts, index_bits, width_bits);
-            let low = (1u64 << index_bits) - 1;
-            order_equal_starts(
-                &mut keys,
-                |a, b| a >> index_bits == b >> index_bits,
-                |k| window.end[(k & low) as usize],
-            );
-            low
+        let index_bits = usize::BITS - n.leading_zeros();
+        self.keys.clear();
+        let low = if width_bits + index_bits <= 64 && u32::try_from(n).is_ok() {
+            self.bucket_sort(index_bits, width_bits);
+            (1u64 << index_bits) - 1
         } else {
-            keys.extend(0..window.len() as u64);
-            keys.sort_by_key(|&i| window.rel[i as usize]);
-            order_equal_starts(
-                &mut keys,
-                |a, b| window.rel[a as usize] == window.rel[b as usize],
-                |i| window.end[i as usize],
-            );
+            // Past what a key or the counts hold: one window with billions of calls.
+            self.keys.extend(0..n as u64);
+            let rel = &self.rel;
+            self.keys.sort_by_key(|&i| rel[i as usize]);
             u64::MAX
         };
-        for &k in &keys {
+        let mut ties = false;
+        let mut previous = None;
+        batch.extend(self.keys.iter().map(|&k| {
             let i = (k & low) as usize;
-            let (r, p) = (window.row[i], window.pos[i]);
-            let start = min.wrapping_add((from + window.rel[i]) as i64);
-            if let ControlFlow::Break(b) = visit(r, p, start, window.end[i]) {
-                return Some(ControlFlow::Break(b));
+            let (row, pos) = (self.row[i], self.pos[i]);
+            let start = min.wrapping_add(from.wrapping_add(self.rel[i]) as i64);
+            ties |= previous == Some(start);
+            previous = Some(start);
+            Call {
+                start,
+                end: ends[row][pos],
+                row,
+                pos,
+            }
+        }));
+        if ties {
+            order_equal_starts(batch);
+        }
+    }
+
+    /// Sorts the window's keys (distinct) ascending from the counts [`take`](Window::take)
+    /// made: each key put into its bucket (by the top [`BUCKET_BITS`] of its start), then
+    /// each bucket sorted on its own — by one insertion pass over the window while every
+    /// bucket is short (a window's calls spread over about as many buckets as there are
+    /// calls), else bucket by bucket, by a comparison sort where a bucket is long, so
+    /// crowded starts cost `n log n`, not `n²`.
+    fn bucket_sort(&mut self, index_bits: u32, width_bits: u32) {
+        let shift = width_bits.saturating_sub(BUCKET_BITS);
+        let mut largest = 0;
+        let mut sum = 0;
+        for c in self.counts.iter_mut() {
+            largest = largest.max(*c);
+            sum += *c;
+            *c = sum;
+        }
+        let n = self.rel.len();
+        self.keys.resize(n, 0);
+        for (i, &rel) in self.rel.iter().enumerate() {
+            let Some(at) = self.counts.get_mut((rel >> shift) as usize) else {
+                continue;
+            };
+            if let Some(key) = self.keys.get_mut(*at as usize) {
+                *key = (rel << index_bits) | i as u64;
+            }
+            *at += 1;
+        }
+        if largest as usize <= INSERTION {
+            // Every key is at most a short bucket away from its place: one insertion pass
+            // over the whole window, not a loop over its thousands of (mostly empty)
+            // buckets.
+            insertion_sort(&mut self.keys);
+        } else {
+            // `counts[b]` is now the end of bucket `b` (and the start of `b + 1`).
+            let mut begin = 0;
+            for &end in &self.counts {
+                let bucket = &mut self.keys[begin..end as usize];
+                if bucket.len() <= INSERTION {
+                    insertion_sort(bucket);
+                } else {
+                    bucket.sort_unstable();
+                }
+                begin = end as usize;
             }
         }
-        // Every start is at most `range` after `min`, so the window holding it is reached
-        // before `to` saturates.
-        if to > range || to == u64::MAX {
-            return Some(ControlFlow::Continue(()));
+    }
+}
+
+/// Puts each run of `calls` (in start order) with the same start in end-descending order,
+/// keeping the order of equal ends.
+fn order_equal_starts(calls: &mut [Call]) {
+    for run in calls.chunk_by_mut(|a, b| a.start == b.start) {
+        if run.len() <= INSERTION {
+            for a in 1..run.len() {
+                let mut b = a;
+                while b > 0 && run[b].end > run[b - 1].end {
+                    run.swap(b, b - 1);
+                    b -= 1;
+                }
+            }
+        } else {
+            run.sort_by_key(|c| std::cmp::Reverse(c.end));
         }
-        from = to;
     }
 }
 
@@ -226,7 +390,7 @@ fn sort_ids(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>) {
         radix_sort(&mut keys, &mut Vec::new(), ids.bits, range_bits);
         let low = (1u64 << ids.bits) - 1;
         let same_start = |a: u64, b: u64| a >> ids.bits == b >> ids.bits;
-        order_equal_starts(&mut keys, same_start, |k| end(k & low));
+        order_equal_ids(&mut keys, same_start, |k| end(k & low));
         for k in &mut keys {
             *k &= low;
         }
@@ -235,14 +399,14 @@ fn sort_ids(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>) {
             keys.extend((0..row.len()).map(|i| ids.id(r, i)));
         }
         keys.sort_unstable_by(|&a, &b| start(a).cmp(&start(b)).then(a.cmp(&b)));
-        order_equal_starts(&mut keys, |a, b| start(a) == start(b), end);
+        order_equal_ids(&mut keys, |a, b| start(a) == start(b), end);
     }
     (ids, keys)
 }
 
-/// Puts each run of `sorted` with the same start (by `same_start`) in end-descending
+/// Puts each run of ids `sorted` with the same start (by `same_start`) in end-descending
 /// order, keeping the order of equal ends.
-fn order_equal_starts(
+fn order_equal_ids(
     sorted: &mut [u64],
     same_start: impl Fn(u64, u64) -> bool,
     end: impl Fn(u64) -> i64,
@@ -267,75 +431,6 @@ fn order_equal_starts(
         }
         i = j;
     }
-}
-
-/// A window's starts fall into at most this many buckets (4,096: the counts stay in L1).
-const BUCKET_BITS: u32 = 12;
-
-/// Sorts `keys` (distinct) ascending where their bits from `from` up hold a value of at
-/// most `bits` bits: one counting pass puts them into buckets by the top [`BUCKET_BITS`]
-/// of that value, then each bucket is sorted on its own — by insertion while it is short
-/// (a window's calls spread over about as many buckets as there are calls), by a
-/// comparison sort otherwise, so crowded starts cost `n log n`, not `n²`. One pass over
-/// the keys instead of a radix sort's two or three; `scratch` and `counts` are room the
-/// caller keeps between windows.
-fn bucket_sort(
-    keys: &mut Vec<u64>,
-    scratch: &mut Vec<u64>,
-    counts: &mut Vec<u32>,
-    from: u32,
-    bits: u32,
-) {
-    if keys.len() < 2 {
-        return;
-    }
-    if u32::try_from(keys.len()).is_err() {
-        // Past what the counts hold: one window with billions of calls.
-        keys.sort_unstable();
-        return;
-    }
-    let shift = from + bits.saturating_sub(BUCKET_BITS);
-    let buckets = 1usize << bits.min(BUCKET_BITS);
-    counts.clear();
-    counts.resize(buckets + 1, 0);
-    for &k in keys.iter() {
-        counts[(k >> shift) as usize + 1] += 1;
-    }
-    let mut largest = 0;
-    for b in 1..=buckets {
-        largest = largest.max(counts[b]);
-        counts[b] += counts[b - 1];
-    }
-    // Only room past what earlier windows left is zeroed.
-    let n = keys.len();
-    if scratch.len() < n {
-        scratch.resize(n, 0);
-    }
-    for &k in keys.iter() {
-        let at = &mut counts[(k >> shift) as usize];
-        scratch[*at as usize] = k;
-        *at += 1;
-    }
-    let sorted = &mut scratch[..n];
-    if largest as usize <= INSERTION {
-        // Every key is at most a short bucket away from its place: one insertion pass
-        // over the whole window, not a loop over its thousands of (mostly empty) buckets.
-        insertion_sort(sorted);
-    } else {
-        // `counts[b]` is now the end of bucket `b` (and the start of `b + 1`).
-        let mut begin = 0;
-        for &end in &counts[..buckets] {
-            let bucket = &mut sorted[begin..end as usize];
-            if bucket.len() <= INSERTION {
-                insertion_sort(bucket);
-            } else {
-                bucket.sort_unstable();
-            }
-            begin = end as usize;
-        }
-    }
-    std::mem::swap(keys, scratch);
-    keys.truncate(n);
 }
 
 /// Sorts short or nearly sorted `keys` in place.
@@ -412,12 +507,14 @@ mod tests {
         let s: Vec<&[i64]> = starts.iter().map(Vec::as_slice).collect();
         let e: Vec<&[i64]> = ends.iter().map(Vec::as_slice).collect();
         let mut order = Vec::new();
-        let flow = each::<()>(&s, &e, |r, i, start, end| {
-            assert_eq!((start, end), (starts[r][i], ends[r][i]));
-            order.push((r, i));
-            ControlFlow::Continue(())
-        });
-        assert_eq!(flow, ControlFlow::Continue(()));
+        let mut calls = CallOrder::new(&s, &e);
+        while let Some(batch) = calls.next_batch() {
+            for c in batch {
+                assert_eq!((c.start, c.end), (starts[c.row][c.pos], ends[c.row][c.pos]));
+                order.push((c.row, c.pos));
+            }
+        }
+        assert_eq!(calls.next_batch(), None);
         order
     }
 
@@ -466,26 +563,26 @@ mod tests {
         assert_eq!(sorted(&[], &[]), Vec::<(usize, usize)>::new());
     }
 
-    /// A `Break` stops the walk at once, in the window path and in the fallback.
+    /// Many calls come in several batches, in windows and in the fallback alike.
     #[test]
-    fn a_break_stops_the_walk() {
-        for spans in [vec![(0, 5), (1, 2), (3, 4)], vec![(3, 4), (0, 5), (1, 2)]] {
-            let (starts, ends) = rows(&spans, 1);
-            let (s, e) = ([starts[0].as_slice()], [ends[0].as_slice()]);
-            let mut seen = 0;
-            let flow = each(&s, &e, |_, i, _, _| {
-                seen += 1;
-                if seen == 2 {
-                    ControlFlow::Break(i)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
-            assert_eq!(seen, 2);
-            assert_eq!(
-                flow,
-                ControlFlow::Break(if spans[0].0 == 0 { 1 } else { 2 })
+    fn many_calls_come_in_batches() {
+        let spans: Vec<(i64, i64)> = (0..3 * WINDOW as i64).map(|i| (i, i + 1)).collect();
+        for reversed in [false, true] {
+            let (mut starts, ends) = rows(&spans, 2);
+            if reversed {
+                starts[1].reverse();
+            }
+            let (s, e): (Vec<&[i64]>, Vec<&[i64]>) = (
+                starts.iter().map(Vec::as_slice).collect(),
+                ends.iter().map(Vec::as_slice).collect(),
             );
+            let mut calls = CallOrder::new(&s, &e);
+            let mut batches = 0;
+            while calls.next_batch().is_some() {
+                batches += 1;
+            }
+            assert!(batches >= 3, "{batches}");
+            assert_eq!(sorted(&starts, &ends), stable(&starts, &ends));
         }
     }
 }

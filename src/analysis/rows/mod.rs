@@ -12,6 +12,7 @@ mod path_stats;
 mod tree;
 mod tree_jobs;
 mod tree_rows;
+mod tree_walk;
 
 use std::collections::{HashMap, HashSet};
 

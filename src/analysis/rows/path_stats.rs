@@ -105,6 +105,27 @@ impl Durations {
         }
     }
 
+    /// [`push`](Durations::push) of every value, in order.
+    pub(super) fn extend(&mut self, values: impl Iterator<Item = i64>) {
+        let mut values = values.peekable();
+        if let Durations::Narrow(v) = self {
+            while let Some(&d) = values.peek() {
+                match u32::try_from(d) {
+                    Ok(d) => v.push(d),
+                    Err(_) => break,
+                }
+                values.next();
+            }
+            if values.peek().is_none() {
+                return;
+            }
+            *self = Durations::Wide(v.iter().map(|&x| i64::from(x)).collect());
+        }
+        if let Durations::Wide(v) = self {
+            v.extend(values);
+        }
+    }
+
     /// Replaces the value at `i` (if there is one) by `d`.
     #[inline]
     pub(super) fn set(&mut self, i: usize, d: i64) {

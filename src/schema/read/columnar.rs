@@ -296,7 +296,7 @@ fn optional_length(column: names::Dataset, len: u64, events: u64) -> Error {
 }
 
 /// Rows must lie within the event columns and not overlap (SCHEMA.md §4 step 6).
-pub(crate) fn check_event_index(
+pub(super) fn check_event_index(
     offsets: &[i64],
     counts: &[i64],
     event_count: i128,

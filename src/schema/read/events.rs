@@ -212,6 +212,33 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
         }
     }
 
+    /// The calls of one span appended to `starts` and `ends`, buffers a caller keeps from
+    /// row to row, decoded as [`read`](Self::read) decodes them (the other columns are
+    /// left out: see [`has_lanes`](Self::has_lanes)). On an error both are left as they
+    /// were.
+    pub fn append_calls(
+        &self,
+        span: Span,
+        starts: &mut Vec<i64>,
+        ends: &mut Vec<i64>,
+    ) -> Result<(), Error> {
+        self.check(span)?;
+        let (s0, e0) = (starts.len(), ends.len());
+        let read = ints_into(&self.a, span, starts).and_then(|()| ints_into(&self.b, span, ends));
+        if let Err(e) = read {
+            starts.truncate(s0);
+            ends.truncate(e0);
+            return Err(e);
+        }
+        decode_in_place(self.delta, 0, &mut starts[s0..], &mut ends[e0..]);
+        Ok(())
+    }
+
+    /// Whether the file tracks threads, so that every row read has lanes.
+    pub fn has_lanes(&self) -> bool {
+        self.threads.is_some()
+    }
+
     /// The calls of one span.
     pub fn read(&self, span: Span) -> Result<RowEvents, Error> {
         self.check(span)?;
@@ -612,7 +639,7 @@ mod tests {
     /// durations as [`EventReader::read`] gives them, from start deltas and durations
     /// (schema 3) and from absolute start and end times (schema 2), and the GPU column.
     #[test]
-    fn times_into_a_kept_buffer_equal_the_read_calls() {
+    fn times_into_a_kept_buffer_and_appended_calls_equal_the_read_calls() {
         for bytes in [
             &include_bytes!("../../../tests/corpus/golden/chunked_big.h5")[..],
             &include_bytes!("../../../tests/corpus/golden/c_hdf5_profile_rank00000.h5")[..],
@@ -625,9 +652,20 @@ mod tests {
                 .expect("has events");
             let mut times = RowTimes::default();
             let mut rows = 0;
+            // Every row appended after the rows before it.
+            let (mut starts, mut ends) = (vec![7], vec![9]);
             for row in index.regions.iter().flat_map(|r| &r.ranks) {
                 let span = row.span.expect("span");
                 let calls = reader.read(span).expect("calls");
+                let at = starts.len();
+                reader
+                    .append_calls(span, &mut starts, &mut ends)
+                    .expect("append");
+                assert_eq!(
+                    (&starts[at..], &ends[at..]),
+                    (&calls.starts[..], &calls.ends[..])
+                );
+                assert_eq!(reader.has_lanes(), calls.threads.is_some());
                 reader.read_times(span, &mut times).expect("times");
                 let durations: Vec<i64> = calls
                     .starts
@@ -643,6 +681,13 @@ mod tests {
                 rows += 1;
             }
             assert!(rows > 1);
+            assert_eq!((starts[0], ends[0]), (7, 9));
+            let past = Span {
+                offset: reader.len(),
+                count: 1,
+            };
+            assert!(reader.append_calls(past, &mut starts, &mut ends).is_err());
+            assert_eq!(starts.len(), ends.len());
         }
     }
 

@@ -20,7 +20,6 @@
 mod aggregate;
 mod columnar;
 pub mod events;
-pub(crate) use columnar::check_event_index;
 mod legacy;
 #[cfg(test)]
 mod tests;
