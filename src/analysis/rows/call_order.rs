@@ -60,7 +60,7 @@ const WINDOW: usize = 4096;
 const BUCKET_BITS: u32 = 12;
 
 /// One call: its start and end, its row and its position in the row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct Call {
     pub start: i64,
     pub end: i64,
@@ -70,13 +70,12 @@ pub(super) struct Call {
 
 /// The calls of rows `starts[r]` / `ends[r]` (each pair of equal length) in the
 /// reference's order — start ascending, end descending, then row, then position — one
-/// batch at a time ([`next_batch`](CallOrder::next_batch)).
+/// [`Batch`] at a time ([`next_batch`](CallOrder::next_batch)).
 pub(super) struct CallOrder<'a> {
     starts: &'a [&'a [i64]],
     ends: &'a [&'a [i64]],
     source: Source,
     window: Window,
-    batch: Vec<Call>,
 }
 
 /// Where the batches come from.
@@ -100,18 +99,45 @@ enum Source {
     },
 }
 
-/// One window's calls, in the order they were taken (row by row, each row's in order):
-/// a call is named by its index here while the window is sorted, so the sort reads only
-/// these arrays, which stay in cache, not the rank's rows.
+/// One window's calls: `calls` in the order they were taken (row by row, each row's in
+/// order), each named by its index there while the window is sorted, so the sort reads
+/// only these arrays, which stay in cache, not the rank's rows; `keys` their order.
 #[derive(Default)]
 struct Window {
-    /// Start after the window's own start (the start is `min + from + rel`).
-    rel: Vec<u64>,
-    row: Vec<usize>,
-    pos: Vec<usize>,
+    /// Each call with its start as `rel`, after the window's `base`.
+    calls: Vec<Call>,
+    base: i64,
     /// `counts[b + 1]`: calls in bucket `b`, then where bucket `b` ends.
     counts: Vec<u32>,
+    /// The calls' order: each key's bits under `low` are an index into `calls`.
     keys: Vec<u64>,
+    low: u64,
+}
+
+/// One batch of calls in order: iterate it with [`Batch::iter`].
+pub(super) struct Batch<'w> {
+    window: &'w Window,
+}
+
+impl Batch<'_> {
+    /// The calls, in order.
+    #[inline]
+    pub(super) fn iter(&self) -> impl Iterator<Item = Call> + '_ {
+        let Window {
+            calls,
+            keys,
+            low,
+            base,
+            ..
+        } = self.window;
+        keys.iter().map(move |&k| {
+            let call = calls.get((k & low) as usize).copied().unwrap_or_default();
+            Call {
+                start: base.wrapping_add(call.start),
+                ..call
+            }
+        })
+    }
 }
 
 impl<'a> CallOrder<'a> {
@@ -134,32 +160,35 @@ impl<'a> CallOrder<'a> {
             ends,
             source,
             window: Window::default(),
-            batch: Vec::with_capacity(2 * WINDOW),
         }
     }
 
-    /// The next calls in order (an empty batch where a time window holds none); `None`
-    /// once every call was handed out.
-    pub(super) fn next_batch(&mut self) -> Option<&[Call]> {
-        self.batch.clear();
+    /// The next calls in order (none where a time window holds none); `None` once every
+    /// call was handed out.
+    pub(super) fn next_batch(&mut self) -> Option<Batch<'_>> {
         let (starts, ends) = (self.starts, self.ends);
+        let window = &mut self.window;
         match &mut self.source {
             Source::Sorted { ids, order, next } => {
                 let taken = order.get(*next..)?.iter().take(WINDOW);
-                self.batch.extend(taken.map(|&id| {
+                window.calls.clear();
+                window.calls.extend(taken.map(|&id| {
                     let (row, pos) = (ids.row(id), ids.pos(id));
-                    let (start, end) = (starts[row][pos], ends[row][pos]);
                     Call {
-                        start,
-                        end,
+                        start: starts[row][pos],
+                        end: ends[row][pos],
                         row,
                         pos,
                     }
                 }));
-                if self.batch.is_empty() {
+                if window.calls.is_empty() {
                     return None;
                 }
-                *next += self.batch.len();
+                *next += window.calls.len();
+                window.base = 0;
+                window.keys.clear();
+                window.keys.extend(0..window.calls.len() as u64);
+                window.low = u64::MAX;
             }
             Source::Windows {
                 min,
@@ -174,16 +203,22 @@ impl<'a> CallOrder<'a> {
                     return None;
                 }
                 let to = from.saturating_add(*width);
-                self.window.take(starts, next, *min, *from, to, *width_bits);
-                self.window
-                    .sort_into(&mut self.batch, ends, *min, *from, *width_bits);
+                window.take(
+                    starts,
+                    ends,
+                    next,
+                    min.wrapping_add(*from as i64),
+                    to - *from,
+                    *width_bits,
+                );
+                window.sort(*width_bits);
                 // Every start is at most `range` after `min`, so the window holding it is
                 // reached before `to` saturates.
                 *done = to > *range || to == u64::MAX;
                 *from = to;
             }
         }
-        Some(&self.batch)
+        Some(Batch { window })
     }
 }
 
@@ -215,87 +250,77 @@ fn windows(starts: &[&[i64]]) -> Option<Source> {
 }
 
 impl Window {
-    /// Takes the calls starting `from .. to` after `min` off the front of every row,
-    /// counting them into buckets by start.
+    /// Takes the calls starting within `width` after `base` off the front of every row
+    /// (`next[r]` is row `r`'s first call not taken yet), counting them into buckets by
+    /// start.
     fn take(
         &mut self,
         starts: &[&[i64]],
+        ends: &[&[i64]],
         next: &mut [usize],
-        min: i64,
-        from: u64,
-        to: u64,
+        base: i64,
+        width: u64,
         width_bits: u32,
     ) {
         let shift = width_bits.saturating_sub(BUCKET_BITS);
-        self.rel.clear();
-        self.row.clear();
-        self.pos.clear();
+        self.base = base;
+        self.calls.clear();
         self.counts.clear();
         self.counts
             .resize((1usize << width_bits.min(BUCKET_BITS)) + 1, 0);
-        for (r, (row, first)) in starts.iter().zip(next.iter_mut()).enumerate() {
+        for (row, ((starts, ends), first)) in starts.iter().zip(ends).zip(next).enumerate() {
             // A linear scan: a window takes a few calls from the front of each row, and a
             // binary search over the rest of the row would miss the cache at every probe.
-            let mut last = *first;
-            for &s in row.get(*first..).unwrap_or(&[]) {
-                // `s ≥ min`, so this is `s − min` as an unsigned number.
-                let rel = (s.wrapping_sub(min) as u64).wrapping_sub(from);
-                if rel >= to - from {
+            let mut pos = *first;
+            while let (Some(&start), Some(&end)) = (starts.get(pos), ends.get(pos)) {
+                // Every start not taken yet is at or after `base`: this is its distance,
+                // modulo 2^64 like every start's distance from the smallest.
+                let rel = start.wrapping_sub(base) as u64;
+                if rel >= width {
                     break;
                 }
-                self.rel.push(rel);
                 if let Some(c) = self.counts.get_mut((rel >> shift) as usize + 1) {
                     *c += 1;
                 }
-                last += 1;
+                self.calls.push(Call {
+                    start: rel as i64,
+                    end,
+                    row,
+                    pos,
+                });
+                pos += 1;
             }
-            self.row.extend(std::iter::repeat_n(r, last - *first));
-            self.pos.extend(*first..last);
-            *first = last;
+            *first = pos;
         }
     }
 
-    /// The window's calls in order into `batch`.
-    fn sort_into(
-        &mut self,
-        batch: &mut Vec<Call>,
-        ends: &[&[i64]],
-        min: i64,
-        from: u64,
-        width_bits: u32,
-    ) {
-        let n = self.rel.len();
-        // Keys: the start above the call's index in the window (so equal starts keep the
-        // order they were taken in), where both fit a `u64`.
+    /// Orders the calls taken: `keys` hold each call's start above its index (so equal
+    /// starts keep the order they were taken in) where both fit a `u64`; runs of equal
+    /// starts are put in end-descending order.
+    fn sort(&mut self, width_bits: u32) {
+        let n = self.calls.len();
         let index_bits = usize::BITS - n.leading_zeros();
         self.keys.clear();
-        let low = if width_bits + index_bits <= 64 && u32::try_from(n).is_ok() {
+        if width_bits + index_bits <= 64 && u32::try_from(n).is_ok() {
             self.bucket_sort(index_bits, width_bits);
-            (1u64 << index_bits) - 1
+            self.low = (1u64 << index_bits) - 1;
         } else {
             // Past what a key or the counts hold: one window with billions of calls.
             self.keys.extend(0..n as u64);
-            let rel = &self.rel;
-            self.keys.sort_by_key(|&i| rel[i as usize]);
-            u64::MAX
+            let calls = &self.calls;
+            self.keys.sort_by_key(|&i| calls[i as usize].start as u64);
+            self.low = u64::MAX;
+        }
+        let calls = &self.calls;
+        let call = |k: u64| {
+            calls
+                .get((k & self.low) as usize)
+                .copied()
+                .unwrap_or_default()
         };
-        let mut ties = false;
-        let mut previous = None;
-        batch.extend(self.keys.iter().map(|&k| {
-            let i = (k & low) as usize;
-            let (row, pos) = (self.row[i], self.pos[i]);
-            let start = min.wrapping_add(from.wrapping_add(self.rel[i]) as i64);
-            ties |= previous == Some(start);
-            previous = Some(start);
-            Call {
-                start,
-                end: ends[row][pos],
-                row,
-                pos,
-            }
-        }));
-        if ties {
-            order_equal_starts(batch);
+        let same_start = |a: u64, b: u64| call(a).start == call(b).start;
+        if self.keys.windows(2).any(|w| same_start(w[0], w[1])) {
+            order_equal_ids(&mut self.keys, same_start, |k| call(k).end);
         }
     }
 
@@ -314,9 +339,9 @@ impl Window {
             sum += *c;
             *c = sum;
         }
-        let n = self.rel.len();
-        self.keys.resize(n, 0);
-        for (i, &rel) in self.rel.iter().enumerate() {
+        self.keys.resize(self.calls.len(), 0);
+        for (i, call) in self.calls.iter().enumerate() {
+            let rel = call.start as u64;
             let Some(at) = self.counts.get_mut((rel >> shift) as usize) else {
                 continue;
             };
@@ -342,24 +367,6 @@ impl Window {
                 }
                 begin = end as usize;
             }
-        }
-    }
-}
-
-/// Puts each run of `calls` (in start order) with the same start in end-descending order,
-/// keeping the order of equal ends.
-fn order_equal_starts(calls: &mut [Call]) {
-    for run in calls.chunk_by_mut(|a, b| a.start == b.start) {
-        if run.len() <= INSERTION {
-            for a in 1..run.len() {
-                let mut b = a;
-                while b > 0 && run[b].end > run[b - 1].end {
-                    run.swap(b, b - 1);
-                    b -= 1;
-                }
-            }
-        } else {
-            run.sort_by_key(|c| std::cmp::Reverse(c.end));
         }
     }
 }
@@ -509,12 +516,12 @@ mod tests {
         let mut order = Vec::new();
         let mut calls = CallOrder::new(&s, &e);
         while let Some(batch) = calls.next_batch() {
-            for c in batch {
+            for c in batch.iter() {
                 assert_eq!((c.start, c.end), (starts[c.row][c.pos], ends[c.row][c.pos]));
                 order.push((c.row, c.pos));
             }
         }
-        assert_eq!(calls.next_batch(), None);
+        assert!(calls.next_batch().is_none());
         order
     }
 

@@ -56,6 +56,8 @@ impl Bounds {
     }
 }
 
+use crate::schema::read::events::{release_over, KEPT_BUFFER_BYTES};
+
 /// Durations in ns, as `u32` while every one fits.
 #[derive(Debug)]
 pub(super) enum Durations {
@@ -105,24 +107,21 @@ impl Durations {
         }
     }
 
-    /// [`push`](Durations::push) of every value, in order.
-    pub(super) fn extend(&mut self, values: impl Iterator<Item = i64>) {
-        let mut values = values.peekable();
-        if let Durations::Narrow(v) = self {
-            while let Some(&d) = values.peek() {
-                match u32::try_from(d) {
-                    Ok(d) => v.push(d),
-                    Err(_) => break,
-                }
-                values.next();
+    /// [`push`](Durations::push) of every value, in order: converted in one pass where
+    /// all of them fit a `u32`, which the compiler vectorises.
+    pub(super) fn extend(&mut self, values: &[i64]) {
+        let fits = |&d: &i64| u32::try_from(d).is_ok();
+        match self {
+            Durations::Narrow(v) if values.iter().all(fits) => {
+                v.extend(values.iter().map(|&d| d as u32));
             }
-            if values.peek().is_none() {
-                return;
+            Durations::Narrow(v) => {
+                let mut wide: Vec<i64> = Vec::with_capacity(v.len() + values.len());
+                wide.extend(v.iter().map(|&x| i64::from(x)));
+                wide.extend_from_slice(values);
+                *self = Durations::Wide(wide);
             }
-            *self = Durations::Wide(v.iter().map(|&x| i64::from(x)).collect());
-        }
-        if let Durations::Wide(v) = self {
-            v.extend(values);
+            Durations::Wide(v) => v.extend_from_slice(values),
         }
     }
 
@@ -146,35 +145,101 @@ impl Durations {
         }
     }
 
-    /// Calls `f` with [`seconds`](crate::analysis::numeric::seconds) of each value, in
-    /// order.
-    pub(super) fn each_seconds(&self, mut f: impl FnMut(f64)) {
+    /// Python's `sum` of [`seconds`](crate::analysis::numeric::seconds) of each value,
+    /// left to right, continuing `sum` (`None`: nothing summed yet, so the first value is
+    /// the sum).
+    pub(super) fn sum_seconds_after(&self, sum: Option<f64>) -> Option<f64> {
         use crate::analysis::numeric::seconds;
+        fn fold(sum: Option<f64>, mut values: impl Iterator<Item = f64>) -> Option<f64> {
+            let first = match sum {
+                Some(sum) => sum,
+                None => values.next()?,
+            };
+            Some(values.fold(first, |sum, x| sum + x))
+        }
         match self {
-            Durations::Narrow(v) => v.iter().for_each(|&d| f(seconds(i64::from(d)))),
-            Durations::Wide(v) => v.iter().for_each(|&d| f(seconds(d))),
+            Durations::Narrow(v) => fold(sum, v.iter().map(|&d| seconds(i64::from(d)))),
+            Durations::Wide(v) => fold(sum, v.iter().map(|&d| seconds(d))),
         }
     }
 
-    /// Adds `other`'s durations after these (widening both where either is wide).
-    pub(super) fn append(&mut self, other: Durations) {
-        match (&mut *self, other) {
-            (Durations::Narrow(a), Durations::Narrow(b)) => a.extend_from_slice(&b),
-            (Durations::Wide(a), Durations::Wide(b)) => a.extend_from_slice(&b),
-            (Durations::Wide(a), Durations::Narrow(b)) => a.extend(b.iter().map(|&x| i64::from(x))),
-            (Durations::Narrow(a), Durations::Wide(b)) => {
-                let mut wide: Vec<i64> = a.iter().map(|&x| i64::from(x)).collect();
-                wide.extend_from_slice(&b);
-                *self = Durations::Wide(wide);
+    /// `f` of the values of `parts` one after another: the one part itself, or the parts
+    /// joined in a buffer the thread keeps (narrow where every part is).
+    pub(super) fn joined<T>(parts: &[Durations], f: impl FnOnce(&Durations) -> T) -> T {
+        if let [one] = parts {
+            return f(one);
+        }
+        JOINED.with(|cell| {
+            let Ok(mut joined) = cell.try_borrow_mut() else {
+                return f(&Durations::join(parts, Durations::default()));
+            };
+            let buffer = std::mem::take(&mut *joined);
+            let all = Durations::join(parts, buffer);
+            let out = f(&all);
+            *joined = all;
+            joined.release_over(KEPT_BUFFER_BYTES);
+            out
+        })
+    }
+
+    /// `parts` one after another, in `buffer`'s room.
+    fn join(parts: &[Durations], buffer: Durations) -> Durations {
+        let narrow = parts.iter().all(|p| matches!(p, Durations::Narrow(_)));
+        let n = parts.iter().map(Durations::len).sum();
+        let (mut narrow_room, mut wide_room) = match buffer {
+            Durations::Narrow(v) => (v, Vec::new()),
+            Durations::Wide(v) => (Vec::new(), v),
+        };
+        if narrow {
+            narrow_room.clear();
+            narrow_room.reserve(n);
+            for part in parts {
+                if let Durations::Narrow(v) = part {
+                    narrow_room.extend_from_slice(v);
+                }
+            }
+            return Durations::Narrow(narrow_room);
+        }
+        wide_room.clear();
+        wide_room.reserve(n);
+        for part in parts {
+            match part {
+                Durations::Narrow(v) => wide_room.extend(v.iter().map(|&x| i64::from(x))),
+                Durations::Wide(v) => wide_room.extend_from_slice(v),
             }
         }
+        Durations::Wide(wide_room)
     }
+
+    /// Frees the room of values holding more than `bytes`.
+    fn release_over(&mut self, bytes: usize) {
+        match self {
+            Durations::Narrow(v) => release_over(v, bytes),
+            Durations::Wide(v) => release_over(v, bytes),
+        }
+    }
+
+    /// The values emptied, for another path's calls: a narrow vector's room.
+    pub(super) fn into_room(self) -> Option<Vec<u32>> {
+        match self {
+            Durations::Narrow(mut v) => {
+                v.clear();
+                Some(v)
+            }
+            Durations::Wide(_) => None,
+        }
+    }
+}
+
+thread_local! {
+    /// The room [`Durations::joined`] joins parts in.
+    static JOINED: std::cell::RefCell<Durations> = std::cell::RefCell::default();
 }
 
 /// Wall-clock time covered by a rank's calls of one path, intervals merged as they come in
 /// start order (`merged_length`'s sweep: its result does not depend on the order of
 /// intervals with equal starts).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 pub(super) struct Coverage {
     open: Option<(f64, f64)>,
     total: f64,

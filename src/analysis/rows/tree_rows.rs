@@ -35,9 +35,9 @@ struct PathRow {
     /// Selected regions, outermost first.
     path: Vec<u32>,
     calls: u64,
-    /// Every call's duration, in rank order (appended here, on the folding thread, so
-    /// the long-lived memory is not spread over the workers' allocations).
-    durations: Durations,
+    /// Every call's duration, in rank order: each rank's durations as the job gave them
+    /// (appending them to one vector copied and faulted in most of them twice).
+    durations: Vec<Durations>,
     exclusive: Option<f64>,
     gpu: Vec<i64>,
     coverage: f64,
@@ -98,7 +98,7 @@ impl TreeRows {
                 paths.push(PathRow {
                     path,
                     calls: 0,
-                    durations: Durations::default(),
+                    durations: Vec::new(),
                     exclusive: None,
                     gpu: Vec::new(),
                     coverage: 0.0,
@@ -110,12 +110,10 @@ impl TreeRows {
             global.push(g);
             let row = &mut self.paths[g as usize];
             row.calls += p.durations.len() as u64;
-            row.durations.append(p.durations);
+            row.durations.push(p.durations);
             // Python's sum, left to right over the ranks' own times in order.
-            let mut exclusive = row.exclusive;
-            p.exclusive
-                .each_seconds(|x| exclusive = Some(exclusive.map_or(x, |e| e + x)));
-            row.exclusive = exclusive;
+            row.exclusive = p.exclusive.sum_seconds_after(row.exclusive);
+            jobs.recycle(p.exclusive);
             row.gpu.extend_from_slice(&p.gpu);
             row.coverage += p.coverage.length;
             row.totals.push(p.total);
@@ -208,10 +206,10 @@ impl TreePaths<'_, '_> {
             parent_coverage: None,
             ..RegionRow::default()
         };
-        match &p.durations {
+        Durations::joined(&p.durations, |joined| match joined {
             Durations::Narrow(d) => with_distribution_ns(d, row),
             Durations::Wide(d) => with_distribution_ns(d, row),
-        }
+        })
     }
 
     /// The table from every path's row, in path order, with the flat rows of the selected

@@ -14,17 +14,18 @@
 use std::collections::HashMap;
 
 use super::call_order::{Call, CallOrder};
-use super::tree_jobs::RankPath;
+use super::tree_jobs::{RankPath, Spare};
 
 /// One row of a rank as the walks see it: where its calls lie in the rank's columns, its
-/// selected region, the first selected region of the same name (calls pool by name), and
-/// its GPU times and lanes when it has them.
+/// selected region, the first selected region of the same name (calls pool by name),
+/// whether it is in start order, and its GPU times and lanes when it has them.
 #[derive(Debug, Default)]
 pub(super) struct WalkRow {
     pub first: usize,
     pub len: usize,
     pub region: u32,
     pub name: u32,
+    pub sorted: bool,
     pub gpu: Option<Vec<i64>>,
     pub lanes: Option<Vec<i64>>,
 }
@@ -39,6 +40,8 @@ pub(super) struct RankInput<'a> {
     pub regions: usize,
     /// The profile's time origin, seconds.
     pub origin: f64,
+    /// Where paths take the room for their own times.
+    pub spare: &'a Spare,
 }
 
 impl RankInput<'_> {
@@ -131,7 +134,7 @@ pub(super) fn by_rows(input: &RankInput<'_>, path_of: &mut Vec<u32>, own: &mut V
     let mut entries = Entries::new(input.regions);
     let mut order = CallOrder::new(&starts, &ends);
     while let Some(batch) = order.next_batch() {
-        for call in batch {
+        for call in batch.iter() {
             let row = &input.rows[call.row];
             let id = row.first + call.pos;
             close_before(&mut stack, call.start, |_, slot, x| {
@@ -173,7 +176,7 @@ pub(super) fn by_rows(input: &RankInput<'_>, path_of: &mut Vec<u32>, own: &mut V
         .paths
         .iter()
         .zip(counts)
-        .map(|(&(parent, region), calls)| RankPath::new(parent, region, calls))
+        .map(|(&(parent, region), calls)| RankPath::new(parent, region, calls, input.spare))
         .collect();
     // Each row's calls, in runs on one path (most rows are one run).
     for row in input.rows {
@@ -214,12 +217,12 @@ pub(super) fn by_calls(input: &RankInput<'_>) -> Walk {
     let mut paths: Vec<RankPath> = Vec::new();
     let mut order = CallOrder::new(&starts, &ends);
     while let Some(batch) = order.next_batch() {
-        for &Call {
+        for Call {
             start,
             end,
             row: r,
             pos: i,
-        } in batch
+        } in batch.iter()
         {
             let row = &input.rows[r];
             let at = if any_lane {
@@ -255,7 +258,7 @@ pub(super) fn by_calls(input: &RankInput<'_>) -> Walk {
             };
             if entry as usize == paths.len() {
                 let (parent, region) = entries.paths[entry as usize];
-                paths.push(RankPath::new(parent, region, row.len));
+                paths.push(RankPath::new(parent, region, row.len, input.spare));
             }
             let gpu = if any_gpu {
                 row.gpu.as_ref().and_then(|g| g.get(i).copied())
