@@ -589,6 +589,8 @@ pub(super) mod synthetic {
         regions: usize,
         recursion: bool,
         calls: Vec<Vec<(i64, i64)>>,
+        /// (region, time) of every empty call.
+        empty: std::collections::HashSet<(usize, i64)>,
     }
 
     impl CallTree {
@@ -598,6 +600,7 @@ pub(super) mod synthetic {
                 regions,
                 recursion,
                 calls: vec![Vec::new(); regions],
+                empty: Default::default(),
             };
             let roots = 1 + tree.next(4);
             let mut at = 1_000_000_000_000;
@@ -633,6 +636,11 @@ pub(super) mod synthetic {
                 return None;
             }
             let region = free[self.next(free.len() as u64) as usize];
+            // Empty calls at one time nest in one another in the walk, whatever their
+            // parents: without recursion, one per region.
+            if !self.recursion && start == end && !self.empty.insert((region, start)) {
+                return None;
+            }
             self.calls[region].push((start, end));
             if taken.len() >= 4 {
                 return Some(region);
@@ -647,8 +655,9 @@ pub(super) mod synthetic {
                 let from = at + self.next(((end - at) / 2 + 1) as u64) as i64;
                 let to = from + self.next((end - from + 1) as u64) as i64;
                 // A child over its parent's whole span may come first in the walk and
-                // become the parent.
-                if self.recursion || (from, to) != (start, end) {
+                // become the parent; an empty child at its parent's end follows the
+                // parent's later sibling starting there, and nests in it.
+                if self.recursion || ((from, to) != (start, end) && from != end) {
                     if let Some(child) = self.call(from, to, &below) {
                         below.push(child);
                     }
