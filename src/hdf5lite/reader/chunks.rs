@@ -3,6 +3,8 @@
 //! millisecond, however small), each undone through the filter pipeline and copied into
 //! place.
 
+use std::cell::RefCell;
+
 use super::dataset::Dataset;
 use super::usize_of;
 use crate::hdf5lite::error::{Error, Result};
@@ -20,6 +22,39 @@ pub(super) const MAX_RUN_BYTES: u64 = 16 << 20;
 /// second read of a slow source. Chunks of another dataset in between (a whole chunk
 /// each) are not read.
 pub(super) const MAX_GAP_BYTES: u64 = 4 << 10;
+
+thread_local! {
+    /// The buffer [`with_run`] reads into, kept from read to read: a fresh one for every
+    /// run made the kernel map and fault in its pages each time (with musl's allocator, on
+    /// every row a profile's call tree reads).
+    static RUN: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `f` of the `len` stored bytes at `addr` (at most `cap`), read into the thread's kept
+/// buffer where they fit [`MAX_RUN_BYTES`], else into a fresh one.
+fn with_run<T>(
+    src: &Source<'_>,
+    addr: u64,
+    len: u64,
+    cap: u64,
+    f: impl FnOnce(&[u8]) -> Result<T>,
+) -> Result<T> {
+    if len > MAX_RUN_BYTES {
+        return f(&src.raw(addr, len, cap, "chunk")?);
+    }
+    RUN.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut kept) => {
+            let n = usize_of(len)?;
+            if kept.len() < n {
+                kept.resize(n, 0);
+            }
+            let bytes = &mut kept[..n];
+            src.raw_into(addr, bytes, cap, "chunk")?;
+            f(bytes)
+        }
+        Err(_) => f(&src.raw(addr, len, cap, "chunk")?),
+    })
+}
 
 impl<R: ReadAt> Dataset<'_, R> {
     /// Copies elements `start .. start + count` (rank 1) or all of them (other ranks) from
@@ -184,12 +219,16 @@ pub(super) fn read_runs(
                 _ => break,
             }
         }
-        let bytes = src.raw(start, end - start, cap.max(MAX_RUN_BYTES), "chunk")?;
-        for r in &order[i..j] {
-            let from = usize_of(r.address - start)?;
-            let piece = &bytes[from..from + usize_of(r.stored_size)?];
-            each(r, piece)?;
-        }
+        with_run(src, start, end - start, cap.max(MAX_RUN_BYTES), |bytes| {
+            for r in &order[i..j] {
+                let from = usize_of(r.address - start)?;
+                let piece = bytes
+                    .get(from..from + usize_of(r.stored_size)?)
+                    .ok_or_else(|| Error::format("chunk outside its run").at(r.address))?;
+                each(r, piece)?;
+            }
+            Ok(())
+        })?;
         i = j;
     }
     Ok(())
@@ -262,14 +301,16 @@ fn read_in_place(
             let bytes = head.2.start..tail.2.end;
             src.raw_into(head.1, &mut out[bytes], cap, "chunk")?;
         } else {
-            let stored = src.raw(run_start, run_end - run_start, cap, "chunk")?;
-            for (_, addr, bytes) in run {
-                let from = usize_of(addr - run_start)?;
-                let piece = stored
-                    .get(from..from + bytes.len())
-                    .ok_or_else(|| Error::format("chunk outside its run").at(*addr))?;
-                out[bytes.clone()].copy_from_slice(piece);
-            }
+            with_run(src, run_start, run_end - run_start, cap, |stored| {
+                for (_, addr, bytes) in run {
+                    let from = usize_of(addr - run_start)?;
+                    let piece = stored
+                        .get(from..from + bytes.len())
+                        .ok_or_else(|| Error::format("chunk outside its run").at(*addr))?;
+                    out[bytes.clone()].copy_from_slice(piece);
+                }
+                Ok(())
+            })?;
         }
         i = j;
     }
