@@ -108,6 +108,28 @@ impl SummaryBuilder {
         }
     }
 
+    /// No calls yet, with `room` (emptied) for the cast buffer: a caller summarising many
+    /// rows keeps one instead of faulting in a fresh 64 KiB per row; [`take_room`]
+    /// (Self::take_room) gives it back.
+    pub fn with_room(mut room: Vec<f64>) -> Self {
+        room.clear();
+        SummaryBuilder {
+            pending: room,
+            ..Self::new()
+        }
+    }
+
+    /// The cast buffer's room, emptied, once every call was pushed: its sum is kept as a
+    /// block, so [`mean`](Self::mean) and [`finish`](Self::finish) give what they gave.
+    pub fn take_room(&mut self) -> Vec<f64> {
+        if !self.pending.is_empty() {
+            self.blocks.push(pairwise_sum(&self.pending));
+        }
+        let mut room = std::mem::take(&mut self.pending);
+        room.clear();
+        room
+    }
+
     /// Number of calls pushed so far.
     pub fn count(&self) -> u64 {
         self.count
@@ -177,7 +199,8 @@ impl SummaryBuilder {
         if later.count == 0 {
             return true;
         }
-        if !self.pending.is_empty() {
+        // Calls in a partial cast buffer (pending, or summed by `take_room`).
+        if self.count % CAST_BUFFER as u64 != 0 {
             return false;
         }
         if self.count == 0 {
@@ -541,6 +564,31 @@ mod tests {
         assert!(!odd.append(rest));
         assert_eq!(odd.count(), 5);
         assert!(odd.append(SummaryBuilder::new()));
+    }
+
+    /// A builder on kept room gives `Summary::of` after its room is taken back (a partial
+    /// cast buffer's sum kept), and still refuses an append off a cast-buffer boundary.
+    #[test]
+    fn builder_on_kept_room_matches_whole() {
+        let mut room = vec![1.5; 3];
+        for n in [0, 5, CAST_BUFFER, 2 * CAST_BUFFER + 7] {
+            let ends = lcg_durations(7 + n as u64, n, 1 << 40);
+            let starts: Vec<i64> = (0..n as i64).map(|i| i * 11).collect();
+            let ends: Vec<i64> = starts.iter().zip(&ends).map(|(s, d)| s + d).collect();
+            let mut builder = SummaryBuilder::with_room(std::mem::take(&mut room));
+            builder.push(&starts, &ends);
+            room = builder.take_room();
+            assert!(room.is_empty());
+            let durations = starts.iter().zip(&ends).map(|(s, e)| e - s);
+            let m2 = squared_deviation_sum(n as u64, builder.mean(), durations);
+            if n % CAST_BUFFER != 0 {
+                let mut later = SummaryBuilder::new();
+                later.push(&starts[..1], &ends[..1]);
+                assert!(!builder.clone().append(later));
+            }
+            assert_eq!(builder.finish(m2), Summary::of(&starts, &ends), "{n}");
+        }
+        assert!(room.capacity() >= CAST_BUFFER);
     }
 
     proptest::proptest! {

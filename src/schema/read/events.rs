@@ -331,6 +331,8 @@ struct SummaryScratch {
     b: Vec<i64>,
     kept: Vec<i64>,
     squares: Vec<f64>,
+    /// The summary's cast buffer ([`SummaryBuilder::with_room`]).
+    cast: Vec<f64>,
 }
 
 impl SummaryScratch {
@@ -341,6 +343,7 @@ impl SummaryScratch {
         release_over(&mut self.b, KEPT_BUFFER_BYTES);
         release_over(&mut self.kept, KEPT_BUFFER_BYTES);
         release_over(&mut self.squares, KEPT_BUFFER_BYTES);
+        release_over(&mut self.cast, KEPT_BUFFER_BYTES);
     }
 }
 
@@ -386,7 +389,7 @@ impl<R: ReadAt> EventReader<'_, R> {
     ) -> Result<Summary, Error> {
         self.check(span)?;
         let block_len = block_len.max(1);
-        let mut builder = SummaryBuilder::new();
+        let mut builder = SummaryBuilder::with_room(std::mem::take(&mut s.cast));
         s.kept.clear();
         let keep = span.count <= keep;
         let (mut gpu_count, mut gpu_total) = (0u64, 0i64);
@@ -421,6 +424,7 @@ impl<R: ReadAt> EventReader<'_, R> {
             }
             done += n;
         }
+        s.cast = builder.take_room();
         let mean = builder.mean();
         // numpy's pairwise sum of the squared deviations, node by node of its recursion.
         let plan = PairwisePlan::new(span.count, block_len);
