@@ -318,7 +318,12 @@ impl Window {
                 .copied()
                 .unwrap_or_default()
         };
-        let same_start = |a: u64, b: u64| call(a).start == call(b).start;
+        // A bucket-sorted key holds its start above `low`: compared without a lookup.
+        let in_key = self.low != u64::MAX;
+        let same_start = |a: u64, b: u64| match in_key {
+            true => (a ^ b) & !self.low == 0,
+            false => call(a).start == call(b).start,
+        };
         if self.keys.windows(2).any(|w| same_start(w[0], w[1])) {
             order_equal_ids(&mut self.keys, same_start, |k| call(k).end);
         }

@@ -412,7 +412,7 @@ impl RankPath {
         gpu: &[i64],
     ) {
         // The durations, a block at a time on the stack.
-        let mut scratch = [0i64; LANES * 64];
+        let mut scratch = [0i64; BLOCK * 64];
         for (s, e) in starts.chunks(scratch.len()).zip(ends.chunks(scratch.len())) {
             let room = &mut scratch[..s.len()];
             for ((d, &s), &e) in room.iter_mut().zip(s).zip(e) {
@@ -423,7 +423,7 @@ impl RankPath {
         self.exclusive.extend(own);
         self.gpu.extend_from_slice(gpu);
         let (mut total, mut coverage, mut bounds) = (self.total, self.coverage, self.bounds);
-        let mut add = |s: [f64; LANES], e: [f64; LANES], d: [f64; LANES], n: usize| {
+        let mut add = |s: [f64; BLOCK], e: [f64; BLOCK], d: [f64; BLOCK], n: usize| {
             for j in 0..n {
                 let (start, end) = (s[j] - origin, e[j] - origin);
                 coverage.add(start, end);
@@ -431,14 +431,14 @@ impl RankPath {
                 bounds.add(start, end, d[j], false);
             }
         };
-        let (starts_8, ends_8) = (starts.chunks_exact(LANES), ends.chunks_exact(LANES));
+        let (starts_8, ends_8) = (starts.chunks_exact(BLOCK), ends.chunks_exact(BLOCK));
         let (start_rest, end_rest) = (starts_8.remainder(), ends_8.remainder());
         for (s, e) in starts_8.zip(ends_8) {
-            let (s, e) = (lanes(s), lanes(e));
+            let (s, e) = (block_of(s), block_of(e));
             let d = std::array::from_fn(|j| e[j].wrapping_sub(s[j]));
-            add(seconds_of(s), seconds_of(e), seconds_of(d), LANES);
+            add(seconds_of(s), seconds_of(e), seconds_of(d), BLOCK);
         }
-        let (s, e) = (lanes(start_rest), lanes(end_rest));
+        let (s, e) = (block_of(start_rest), block_of(end_rest));
         let d = std::array::from_fn(|j| e[j].wrapping_sub(s[j]));
         add(
             seconds_of(s),
@@ -452,18 +452,18 @@ impl RankPath {
 
 /// Calls converted to seconds at a time in [`RankPath::extend`]: eight divisions in a row
 /// run as four two-wide ones.
-const LANES: usize = 8;
+const BLOCK: usize = 8;
 
-/// Up to [`LANES`] values (zeros past them).
+/// Up to [`BLOCK`] values (zeros past them).
 #[inline(always)]
-fn lanes(values: &[i64]) -> [i64; LANES] {
+fn block_of(values: &[i64]) -> [i64; BLOCK] {
     std::array::from_fn(|j| values.get(j).copied().unwrap_or(0))
 }
 
 /// [`seconds`] of each value.
 #[inline(always)]
-fn seconds_of(ns: [i64; LANES]) -> [f64; LANES] {
-    let as_f64: [f64; LANES] = std::array::from_fn(|j| ns[j] as f64);
+fn seconds_of(ns: [i64; BLOCK]) -> [f64; BLOCK] {
+    let as_f64: [f64; BLOCK] = std::array::from_fn(|j| ns[j] as f64);
     std::array::from_fn(|j| as_f64[j] / 1e9)
 }
 
