@@ -8,6 +8,7 @@ mod call_order;
 mod flat;
 mod flat_jobs;
 mod order;
+mod parent_rows;
 mod path_stats;
 mod tree;
 mod tree_jobs;

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use super::parent_rows;
 use super::path_stats::{Bounds, Coverage, Durations};
 use super::tree_walk::{self, RankInput, Walk, WalkRow};
 use super::{present_ranks, selected_indices, RowOptions};
@@ -201,8 +202,18 @@ impl<'p> TreeJobs<'p> {
             .all(|row| row.lanes.is_none() && row.sorted);
         let mut walk = Walk::Pooled;
         if by_rows {
-            walk = tree_walk::by_rows(&input, &mut buffers.path_of, &mut buffers.own);
-            tree.by_rows = !matches!(walk, Walk::Pooled);
+            match parent_rows::by_parent_rows(&input, &mut buffers.own) {
+                Some(paths) => {
+                    walk = Walk::Paths(paths);
+                    tree.walk = WalkKind::ParentRows;
+                }
+                None => {
+                    walk = tree_walk::by_rows(&input, &mut buffers.path_of, &mut buffers.own);
+                    if !matches!(walk, Walk::Pooled) {
+                        tree.walk = WalkKind::Rows;
+                    }
+                }
+            }
         }
         if let Walk::Pooled = walk {
             walk = tree_walk::by_calls(&input);
@@ -334,8 +345,21 @@ pub struct RankTree {
     pub(super) paths: Vec<RankPath>,
     /// (selected region, row, first start in seconds) of every row read.
     pub(super) first_starts: Vec<(u32, usize, f64)>,
-    /// The rank was walked [`by_rows`](tree_walk::by_rows) (nothing pooled).
-    pub(super) by_rows: bool,
+    /// How the rank's calls were nested.
+    pub(super) walk: WalkKind,
+}
+
+/// Which way a rank's calls were nested.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) enum WalkKind {
+    /// Proved row against row ([`parent_rows::by_parent_rows`]).
+    ParentRows,
+    /// Walked by rows ([`tree_walk::by_rows`]).
+    Rows,
+    /// Walked call by call ([`tree_walk::by_calls`]), or not at all (the calls do not
+    /// nest).
+    #[default]
+    Calls,
 }
 
 /// One call path on one rank.
@@ -669,7 +693,7 @@ pub(super) mod synthetic {
     }
 
     /// Random call trees on three ranks: the jobs give the full read's rows; the number
-    /// of ranks walked by rows.
+    /// of ranks not walked call by call.
     fn random_ranks(seed: u64, regions: usize, recursion: bool) -> usize {
         let ranks: Vec<Vec<RegionCalls>> = (0..3u64)
             .map(|r| CallTree::rank(seed.wrapping_add(r), regions, recursion))
@@ -689,7 +713,7 @@ pub(super) mod synthetic {
             .map(|job| jobs.run(job, reader.as_ref()).unwrap())
             .collect();
         assert!(trees.iter().all(|t| !t.nesting));
-        trees.iter().filter(|t| t.by_rows).count()
+        trees.iter().filter(|t| t.walk != WalkKind::Calls).count()
     }
 
     proptest::proptest! {

@@ -9,7 +9,9 @@
 //! - [`by_calls`], for everything else (recursion pooled into a parent's path, lanes, rows
 //!   out of start order): each call is reduced as the walk reaches it.
 //!
-//! Both give the same [`RankPath`]s, paths in first-seen order.
+//! Both give the same [`RankPath`]s, paths in first-seen order. Where every row nests in
+//! one other row, [`by_parent_rows`](super::parent_rows::by_parent_rows) proves as much
+//! without a walk and gives them too, cheaper.
 
 use std::collections::HashMap;
 
@@ -46,7 +48,7 @@ pub(super) struct RankInput<'a> {
 
 impl RankInput<'_> {
     /// Each row's starts and ends.
-    fn columns(&self) -> (Vec<&[i64]>, Vec<&[i64]>) {
+    pub(super) fn columns(&self) -> (Vec<&[i64]>, Vec<&[i64]>) {
         fn slice<'c>(column: &'c [i64], row: &WalkRow) -> &'c [i64] {
             column.get(row.first..row.first + row.len).unwrap_or(&[])
         }
@@ -55,7 +57,8 @@ impl RankInput<'_> {
         (starts, ends)
     }
 
-    fn calls(&self) -> usize {
+    /// Number of calls of the rank.
+    pub(super) fn calls(&self) -> usize {
         self.starts.len()
     }
 }
