@@ -123,24 +123,26 @@ pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut Vec<i64>) -> Optio
         path_of[r] = path as u32;
     }
 
-    // Siblings (rows of one parent row, or the root rows) close one before the next.
+    // Each group of sibling rows (of one parent row, or the root rows), its calls in start
+    // order: each closes before the next starts and lies in a call of the parent row,
+    // whose own time loses its duration.
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); rows.len() + 1];
     for &r in &live {
         children[parent[r].map_or(0, |p| p + 1)].push(r);
     }
-    let siblings_disjoint = children
-        .iter()
-        .filter(|c| !c.is_empty())
-        .all(|c| disjoint(c, &starts, &ends));
-    if !siblings_disjoint {
-        return None;
-    }
-
-    // Own times: each call's duration less its children's.
-    for &r in &live {
-        if let Some(p) = parent[r] {
-            let own = own.get_mut(rows[p].first..)?.get_mut(..starts[p].len())?;
-            nest_in(p, r, &starts, &ends, own)?;
+    for (group, siblings) in children.iter().enumerate() {
+        if siblings.is_empty() {
+            continue;
+        }
+        let parent = match group.checked_sub(1) {
+            Some(p) => {
+                let own = own.get_mut(rows[p].first..)?.get_mut(..starts[p].len())?;
+                Some(Parent::new(p, starts[p], ends[p], own))
+            }
+            None => None,
+        };
+        if !siblings_nest(siblings, &mut Taking::new(&starts, &ends, parent)) {
+            return None;
         }
     }
 
@@ -164,118 +166,227 @@ pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut Vec<i64>) -> Optio
     Some(paths)
 }
 
-/// Checks that every call of row `r` lies in a call of row `p` (see the module doc) and
-/// takes its duration from that call's own time in `own_p`; `None` where one does not.
-fn nest_in(
-    p: usize,
-    r: usize,
-    starts: &[&[i64]],
-    ends: &[&[i64]],
-    own_p: &mut [i64],
-) -> Option<()> {
-    let (parent_starts, parent_ends) = (starts[p], ends[p]);
-    let mut j = 0;
-    for (&s, &e) in starts[r].iter().zip(ends[r]) {
-        // The parent rows' calls are disjoint and in start order (checked as siblings):
-        // the first one still open at `s` is the only one that can hold the call.
-        while j < parent_starts.len() && end2(parent_starts[j], parent_ends[j]) <= 2 * s {
-            j += 1;
-        }
-        let around = (*parent_starts.get(j)?, *parent_ends.get(j)?, p);
-        if !holds(around, (s, e, r)) {
-            return None;
-        }
-        *own_p.get_mut(j)? -= e - s;
-    }
-    Some(())
+/// The checks on a group of sibling rows' calls as a pass takes them (in start order if
+/// the group passes).
+struct Taking<'a> {
+    starts: &'a [&'a [i64]],
+    ends: &'a [&'a [i64]],
+    /// [`end2`] of the call taken last.
+    open_until: i64,
+    parent: Option<Parent<'a>>,
 }
 
-/// Whether the calls of `rows`, taken in start order, each close before the next starts
-/// (no two overlap, and no two start together). Each row's starts and ends pair up.
+/// The parent row of a sibling group, at the call that held the call taken last (at
+/// first, its first call).
+struct Parent<'a> {
+    row: usize,
+    starts: &'a [i64],
+    ends: &'a [i64],
+    /// The calls' own times.
+    own: &'a mut [i64],
+    at: usize,
+    /// Start, end and [`end2`] of call `at` (`i64::MIN` past the last).
+    start: i64,
+    end: i64,
+    open_until: i64,
+}
+
+impl<'a> Parent<'a> {
+    fn new(row: usize, starts: &'a [i64], ends: &'a [i64], own: &'a mut [i64]) -> Self {
+        let mut parent = Parent {
+            row,
+            starts,
+            ends,
+            own,
+            at: 0,
+            start: 0,
+            end: 0,
+            open_until: i64::MIN,
+        };
+        parent.go_to(0);
+        parent
+    }
+
+    fn go_to(&mut self, at: usize) {
+        self.at = at;
+        (self.start, self.end, self.open_until) = match (self.starts.get(at), self.ends.get(at)) {
+            (Some(&s), Some(&e)) => (s, e, end2(s, e)),
+            _ => (0, 0, i64::MIN),
+        };
+    }
+
+    /// Whether call `(s, e)` of row `r`, taken after every call before it in start order,
+    /// lies in one of these calls; then that call's own time loses its duration.
+    #[inline(always)]
+    fn holds(&mut self, s: i64, e: i64, r: usize) -> bool {
+        // The parent row's calls are disjoint and in start order (checked in their own
+        // group): the first one still open at `s` is the only one that can hold the call.
+        while self.open_until <= 2 * s {
+            if self.at >= self.starts.len() {
+                return false;
+            }
+            self.go_to(self.at + 1);
+        }
+        let held =
+            (self.start < s && e <= self.end) || holds((self.start, self.end, self.row), (s, e, r));
+        match self.own.get_mut(self.at) {
+            Some(own) if held => {
+                *own -= e - s;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'a> Taking<'a> {
+    fn new(starts: &'a [&'a [i64]], ends: &'a [&'a [i64]], parent: Option<Parent<'a>>) -> Self {
+        Taking {
+            starts,
+            ends,
+            open_until: i64::MIN,
+            parent,
+        }
+    }
+
+    /// Takes call `(s, e)` of row `r`: whether it starts after the call taken last closed
+    /// and lies in a call of the parent row (see the module doc), whose own time then
+    /// loses its duration.
+    #[inline(always)]
+    fn take(&mut self, s: i64, e: i64, r: usize) -> bool {
+        if self.open_until > 2 * s {
+            return false;
+        }
+        self.open_until = end2(s, e);
+        match &mut self.parent {
+            Some(parent) => parent.holds(s, e, r),
+            None => true,
+        }
+    }
+
+    /// Takes call `i` of row `r` (see [`take`](Taking::take)).
+    fn take_at(&mut self, r: usize, i: usize) -> bool {
+        match (self.starts[r].get(i), self.ends[r].get(i)) {
+            (Some(&s), Some(&e)) => self.take(s, e, r),
+            _ => false,
+        }
+    }
+
+    /// Back to before the first call, the parent's own times back to durations.
+    fn restart(&mut self) {
+        self.open_until = i64::MIN;
+        if let Some(parent) = &mut self.parent {
+            parent.go_to(0);
+            for ((own, &s), &e) in parent.own.iter_mut().zip(parent.starts).zip(parent.ends) {
+                *own = e - s;
+            }
+        }
+    }
+}
+
+/// Whether the calls of the sibling rows `rows`, taken in start order, pass the checks of
+/// `taking`: each closes before the next starts (no two overlap, and no two start
+/// together), and each lies in a call of the parent row.
 ///
 /// Any full pass over the calls (each row's in its order) in which each call starts after
-/// the one before closed proves this: its starts rise, so it took the calls in start
-/// order. The order taken only decides whether a pass gets through; siblings mostly come
-/// in the same order call after call, so each row's successor is guessed from the last
-/// time, and only a pass that gets stuck is done again taking the smallest start each time.
-fn disjoint(rows: &[usize], starts: &[&[i64]], ends: &[&[i64]]) -> bool {
-    let closes = |open_until: &mut i64, r: usize, i: usize| -> bool {
-        let (s, e) = (starts[r][i], ends[r][i]);
-        let disjoint = *open_until <= 2 * s;
-        *open_until = end2(s, e);
-        disjoint
-    };
+/// the one before closed proves the start order: its starts rise. The order taken only
+/// decides whether a pass gets through; siblings mostly come in the same order call after
+/// call, so each row's successor is guessed from the last time, and only a pass that gets
+/// stuck is done again taking the smallest start each time.
+fn siblings_nest(rows: &[usize], taking: &mut Taking<'_>) -> bool {
     match rows {
         [r] => {
-            let mut open_until = i64::MIN;
-            (0..starts[*r].len()).all(|i| closes(&mut open_until, *r, i))
+            let (starts, ends) = (taking.starts[*r], taking.ends[*r]);
+            starts
+                .iter()
+                .zip(ends)
+                .all(|(&s, &e)| taking.take(s, e, *r))
         }
         _ if rows.len() <= SCAN_ROWS => {
-            successors_pass(rows, starts, &closes) || scan_pass(rows, starts, &closes)
+            successors_pass(rows, taking) || {
+                taking.restart();
+                scan_pass(rows, taking)
+            }
         }
-        _ => heap_pass(rows, starts, &closes),
+        _ => heap_pass(rows, taking),
     }
 }
 
-/// A call of row `r`, `i`-th in it, taken after the one that set `open_until`: whether it
-/// starts after that one closed (then `open_until` is its own).
-type Closes<'a> = dyn Fn(&mut i64, usize, usize) -> bool + 'a;
-
-/// One pass of [`disjoint`] where, after a call of a row, the next is taken from the row
-/// that came next the last time (the row with the smallest next start at first, or where
-/// that row has no calls left); `false` where it gets stuck. A guessed call that starts
-/// before the last one closed is not passed over: the smallest next start is no later.
-fn successors_pass(rows: &[usize], starts: &[&[i64]], closes: &Closes<'_>) -> bool {
+/// One pass of [`siblings_nest`] where, after a call of a row, the next is taken from the
+/// row that came next the last time (the row with the smallest next start at first, or
+/// where that row has no calls left); `false` where it gets stuck. A guessed call that
+/// starts before the last one closed is not passed over: the smallest next start is no
+/// later.
+fn successors_pass(rows: &[usize], taking: &mut Taking<'_>) -> bool {
+    /// One row of the group: its calls not taken yet, and the row guessed to come next.
+    struct Cursor<'c> {
+        row: usize,
+        starts: &'c [i64],
+        ends: &'c [i64],
+        successor: usize,
+    }
     const NONE: usize = usize::MAX;
-    let mut next = vec![0usize; rows.len()];
-    let mut successor = vec![NONE; rows.len()];
-    let mut open_until = i64::MIN;
-    let mut previous = NONE;
-    let calls: usize = rows.iter().map(|&r| starts[r].len()).sum();
-    for _ in 0..calls {
-        let left = |k: usize| next[k] < starts[rows[k]].len();
-        let at = match successor.get(previous).copied() {
-            Some(guess) if guess != NONE && left(guess) => guess,
+    let mut cursors: Vec<Cursor<'_>> = rows
+        .iter()
+        .map(|&row| Cursor {
+            row,
+            starts: taking.starts[row],
+            ends: taking.ends[row],
+            successor: NONE,
+        })
+        .collect();
+    let mut at = NONE;
+    loop {
+        let guess = cursors.get(at).map_or(NONE, |c| c.successor);
+        let next = match cursors.get(guess) {
+            Some(c) if !c.starts.is_empty() => guess,
             _ => {
-                let least = (0..rows.len())
-                    .filter(|&k| left(k))
-                    .min_by_key(|&k| starts[rows[k]][next[k]]);
+                let least = (0..cursors.len())
+                    .filter(|&k| !cursors[k].starts.is_empty())
+                    .min_by_key(|&k| cursors[k].starts[0]);
                 let Some(least) = least else {
-                    return false;
+                    return true;
                 };
-                if let Some(s) = successor.get_mut(previous) {
-                    *s = least;
+                if let Some(c) = cursors.get_mut(at) {
+                    c.successor = least;
                 }
                 least
             }
         };
-        if !closes(&mut open_until, rows[at], next[at]) {
+        let Some(cursor) = cursors.get_mut(next) else {
+            return false;
+        };
+        let (Some((&s, starts)), Some((&e, ends))) =
+            (cursor.starts.split_first(), cursor.ends.split_first())
+        else {
+            return false;
+        };
+        (cursor.starts, cursor.ends) = (starts, ends);
+        if !taking.take(s, e, cursor.row) {
             return false;
         }
-        next[at] += 1;
-        previous = at;
+        at = next;
     }
-    true
 }
 
-/// One pass of [`disjoint`] taking the smallest next start each time: each row's next
-/// call as its start after the group's first, shifted above the row's index in `rows`
-/// (`u64::MAX` past its end), the smallest found without branches; starts too far apart
-/// take [`heap_pass`].
-fn scan_pass(rows: &[usize], starts: &[&[i64]], closes: &Closes<'_>) -> bool {
+/// One pass of [`siblings_nest`] taking the smallest next start each time: each row's
+/// next call as its start after the group's first, shifted above the row's index in
+/// `rows` (`u64::MAX` past its end), the smallest found without branches; starts too far
+/// apart take [`heap_pass`].
+fn scan_pass(rows: &[usize], taking: &mut Taking<'_>) -> bool {
+    let starts = taking.starts;
     let base = rows.iter().filter_map(|&r| starts[r].first()).min();
     let last = rows.iter().filter_map(|&r| starts[r].last()).max();
     let (Some(&base), Some(&last)) = (base, last) else {
         return true;
     };
     if last.wrapping_sub(base) as u64 >= 1 << (63 - SCAN_BITS) {
-        return heap_pass(rows, starts, closes);
+        return heap_pass(rows, taking);
     }
     let key = |r: usize, i: usize, k: usize| match starts[r].get(i) {
         Some(&s) => ((s.wrapping_sub(base) as u64) << SCAN_BITS) | k as u64,
         None => u64::MAX,
     };
-    let mut open_until = i64::MIN;
     let mut next = vec![0usize; rows.len()];
     let mut heads: Vec<u64> = rows
         .iter()
@@ -289,7 +400,7 @@ fn scan_pass(rows: &[usize], starts: &[&[i64]], closes: &Closes<'_>) -> bool {
         let (Some(&r), Some(&i)) = (rows.get(at), next.get(at)) else {
             return false;
         };
-        if least == u64::MAX || i >= starts[r].len() || !closes(&mut open_until, r, i) {
+        if least == u64::MAX || !taking.take_at(r, i) {
             return false;
         }
         next[at] = i + 1;
@@ -298,16 +409,17 @@ fn scan_pass(rows: &[usize], starts: &[&[i64]], closes: &Closes<'_>) -> bool {
     true
 }
 
-/// One pass of [`disjoint`] for many rows, or starts far apart: the next call from a heap.
-fn heap_pass(rows: &[usize], starts: &[&[i64]], closes: &Closes<'_>) -> bool {
+/// One pass of [`siblings_nest`] for many rows, or starts far apart: the next call from a
+/// heap.
+fn heap_pass(rows: &[usize], taking: &mut Taking<'_>) -> bool {
+    let starts = taking.starts;
     let mut heap: BinaryHeap<Reverse<(i64, usize, usize)>> = rows
         .iter()
         .filter(|&&r| !starts[r].is_empty())
         .map(|&r| Reverse((starts[r][0], r, 0)))
         .collect();
-    let mut open_until = i64::MIN;
     while let Some(Reverse((_, r, i))) = heap.pop() {
-        if !closes(&mut open_until, r, i) {
+        if !taking.take_at(r, i) {
             return false;
         }
         if let Some(&s) = starts[r].get(i + 1) {
@@ -515,19 +627,14 @@ mod tests {
             all.sort();
             let want = all.windows(2).all(|w| end2(w[0].0, w[0].1) <= 2 * w[1].0);
             let ids: Vec<usize> = (0..rows.len()).collect();
-            proptest::prop_assert_eq!(disjoint(&ids, &starts, &ends), want);
-            let closes = |open_until: &mut i64, r: usize, i: usize| {
-                let (s, e) = (starts[r][i], ends[r][i]);
-                let disjoint = *open_until <= 2 * s;
-                *open_until = end2(s, e);
-                disjoint
-            };
-            proptest::prop_assert_eq!(heap_pass(&ids, &starts, &closes), want);
+            let taking = || Taking::new(&starts, &ends, None);
+            proptest::prop_assert_eq!(siblings_nest(&ids, &mut taking()), want);
+            proptest::prop_assert_eq!(heap_pass(&ids, &mut taking()), want);
             if ids.len() <= SCAN_ROWS {
-                proptest::prop_assert_eq!(scan_pass(&ids, &starts, &closes), want);
+                proptest::prop_assert_eq!(scan_pass(&ids, &mut taking()), want);
             }
             // The guessing pass may get stuck; it never proves what is not so.
-            if successors_pass(&ids, &starts, &closes) {
+            if successors_pass(&ids, &mut taking()) {
                 proptest::prop_assert!(want);
             }
         }
