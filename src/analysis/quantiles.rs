@@ -208,17 +208,26 @@ const HISTOGRAM_BITS: u32 = 16;
 /// buckets' values to select them there. Where the range is under 65,536 ns every bucket
 /// holds one value and the third pass is skipped.
 pub fn of_durations<T: Copy + Into<i64>>(values: &[T]) -> Percentiles {
-    let Some(last) = (values.len() as u64).checked_sub(1) else {
-        return Percentiles::default();
-    };
-    let (positions, wanted) = order_positions(last);
-    let mut min = i64::MAX;
-    let mut max = i64::MIN;
+    let (mut min, mut max) = (i64::MAX, i64::MIN);
     for &v in values {
         let v: i64 = v.into();
         min = min.min(v);
         max = max.max(v);
     }
+    of_durations_within(values, min, max)
+}
+
+/// [`of_durations`] for a caller that knows the values' smallest and largest, one pass
+/// fewer.
+pub(crate) fn of_durations_within<T: Copy + Into<i64>>(
+    values: &[T],
+    min: i64,
+    max: i64,
+) -> Percentiles {
+    let Some(last) = (values.len() as u64).checked_sub(1) else {
+        return Percentiles::default();
+    };
+    let (positions, wanted) = order_positions(last);
     let range = max.abs_diff(min);
     let shift = (u64::BITS - range.leading_zeros()).saturating_sub(HISTOGRAM_BITS);
     // Every value is at least `min`: the wrapped difference is the distance from it.

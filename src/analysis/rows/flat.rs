@@ -326,13 +326,21 @@ pub(super) fn distribution_ns<T: Copy + Ord + Into<i64>>(
     row: RegionRow,
 ) -> (RegionRow, Option<f64>) {
     let to_seconds = |d: T| seconds(d.into());
-    let min = durations.iter().copied().min().map(to_seconds);
-    let max = durations.iter().copied().max().map(to_seconds);
+    let (mut least, mut most) = (i64::MAX, i64::MIN);
+    for &d in durations {
+        let d: i64 = d.into();
+        least = least.min(d);
+        most = most.max(d);
+    }
+    let (min, max) = match durations.is_empty() {
+        true => (None, None),
+        false => (Some(seconds(least)), Some(seconds(most))),
+    };
     let sum = (!durations.is_empty()).then(|| numeric::sum_of(durations, to_seconds));
     // `np.mean`: the sum over the count.
     let avg = sum.map(|s| s / durations.len() as f64);
     let std = avg.map(|m| numeric::std_of(durations, m, to_seconds));
-    let p = quantiles::of_durations(durations);
+    let p = quantiles::of_durations_within(durations, least, most);
     let row = RegionRow {
         avg,
         min,

@@ -30,7 +30,7 @@ const MAX_ROWS: usize = 1024;
 
 /// Ranks with times this large or larger (in magnitude) are walked: the checks double
 /// times, which must not overflow (a power of two).
-const MAX_TIME: i64 = 1 << 61;
+pub(super) const MAX_TIME: i64 = 1 << 61;
 
 /// Sibling rows merged by a scan of every row's next start at most; more take a heap.
 const SCAN_ROWS: usize = 1 << SCAN_BITS;
@@ -60,10 +60,11 @@ fn holds(parent: Key, call: Key) -> bool {
     before(parent, call) && end2(parent.0, parent.1) > 2 * call.0 && call.1 <= parent.1
 }
 
-/// The rank's paths in first-seen order, `own` holding every call's own time (its first
-/// [`RankInput::calls`] entries written); `None` where the rows do not nest one row in
-/// another as the module doc says: the caller walks the rank then.
-pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut Vec<i64>) -> Option<Vec<RankPath>> {
+/// The rank's paths in first-seen order; `own` holds every call's duration
+/// ([`RankInput::calls`] of them, as the rank's reader leaves them), and then its own time.
+/// `None` where the rows do not nest one row in another as the module doc says: the caller
+/// walks the rank then.
+pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut [i64]) -> Option<Vec<RankPath>> {
     let rows = input.rows;
     if rows.len() > MAX_ROWS {
         return None;
@@ -72,21 +73,7 @@ pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut Vec<i64>) -> Optio
     if starts.iter().zip(&ends).any(|(s, e)| s.len() != e.len()) {
         return None;
     }
-    // Own times start as durations; the pass checks every time's range too.
-    let n = input.calls();
-    if own.len() < n {
-        own.resize(n, 0);
-    }
-    let mut outside = 0u64;
-    for (r, row) in rows.iter().enumerate() {
-        let own = own.get_mut(row.first..)?.get_mut(..starts[r].len())?;
-        for ((o, &s), &e) in own.iter_mut().zip(starts[r]).zip(ends[r]) {
-            *o = e.wrapping_sub(s);
-            outside |= (s.wrapping_add(MAX_TIME) | e.wrapping_add(MAX_TIME)) as u64;
-        }
-    }
-    // Every time in `-MAX_TIME..MAX_TIME` moved up by `MAX_TIME` stays under `2 * MAX_TIME`.
-    if outside >= 2 * MAX_TIME as u64 {
+    if !input.in_range || own.len() < input.calls() {
         return None;
     }
     let first = |r: usize| -> Option<Key> { Some((*starts[r].first()?, *ends[r].first()?, r)) };
@@ -137,6 +124,9 @@ pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut Vec<i64>) -> Optio
         let parent = match group.checked_sub(1) {
             Some(p) => {
                 let own = own.get_mut(rows[p].first..)?.get_mut(..starts[p].len())?;
+                if lockstep(siblings, p, &starts, &ends, own) {
+                    continue;
+                }
                 Some(Parent::new(p, starts[p], ends[p], own))
             }
             None => None,
@@ -282,6 +272,61 @@ impl<'a> Taking<'a> {
             }
         }
     }
+}
+
+/// The checks of [`siblings_nest`] where the parent row's every call holds one call of
+/// each sibling row (the `j`-th of each in its `j`-th), the siblings in the same order in
+/// every one, each starting strictly inside it: row against row, a column at a time,
+/// without branches. Then each call of the parent row loses its children's durations from
+/// its own time. `false`, with nothing changed, where the rows are not so: the caller
+/// takes the calls one by one then.
+///
+/// This is [`siblings_nest`]'s proof: within each parent call the children close one
+/// before the next starts, and the children of one parent call close before the next
+/// parent call starts, so before its children start.
+fn lockstep(
+    rows: &[usize],
+    parent: usize,
+    starts: &[&[i64]],
+    ends: &[&[i64]],
+    own: &mut [i64],
+) -> bool {
+    let (parent_starts, parent_ends) = (starts[parent], ends[parent]);
+    let n = parent_starts.len();
+    if parent_ends.len() != n || own.len() != n {
+        return false;
+    }
+    if rows
+        .iter()
+        .any(|&r| starts[r].len() != n || ends[r].len() != n)
+    {
+        return false;
+    }
+    // The siblings in the order of their first calls.
+    let mut order = rows.to_vec();
+    order.sort_by_key(|&r| (starts[r].first(), Reverse(ends[r].first()), r));
+    let mut bad = false;
+    for &r in &order {
+        let calls = starts[r].iter().zip(ends[r]);
+        for ((&s, &e), (&ps, &pe)) in calls.zip(parent_starts.iter().zip(parent_ends)) {
+            bad |= (ps >= s) | (e > pe) | (end2(ps, pe) <= 2 * s);
+        }
+    }
+    for pair in order.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        for ((&s, &e), &next) in starts[a].iter().zip(ends[a]).zip(starts[b]) {
+            bad |= end2(s, e) > 2 * next;
+        }
+    }
+    if bad {
+        return false;
+    }
+    for &r in rows {
+        for ((o, &s), &e) in own.iter_mut().zip(starts[r]).zip(ends[r]) {
+            *o -= e - s;
+        }
+    }
+    true
 }
 
 /// Whether the calls of the sibling rows `rows`, taken in start order, pass the checks of
@@ -459,8 +504,10 @@ mod tests {
             regions: rows.len(),
             origin: 0.5,
             spare: &spare,
+            in_range: true,
         };
-        let proved = by_parent_rows(&input, &mut Vec::new()).map(|p| format!("{p:?}"));
+        let mut own: Vec<i64> = starts.iter().zip(&ends).map(|(s, e)| e - s).collect();
+        let proved = by_parent_rows(&input, &mut own).map(|p| format!("{p:?}"));
         let walked = match by_rows(&input, &mut Vec::new(), &mut Vec::new()) {
             Walk::Paths(p) => format!("{p:?}"),
             other => format!("{other:?}"),
@@ -489,6 +536,46 @@ mod tests {
         let (proved, walked) = both(&rows);
         assert_eq!(proved.as_deref(), Some(walked.as_str()));
         assert!(walked.contains("parent: Some(0), region: 0"), "{walked}");
+    }
+
+    /// Lockstep rows are checked a column at a time; where the siblings swap places in
+    /// one parent call, or one starts with its parent, the calls are taken one by one and
+    /// the proof still holds.
+    #[test]
+    fn lockstep_rows_are_checked_by_columns() {
+        let parent = vec![(0, 100), (200, 300)];
+        let a = vec![(10, 20), (210, 220)];
+        let b = vec![(30, 40), (230, 240)];
+        let swapped = vec![(30, 40), (205, 208)];
+        let shared_start = vec![(0, 5), (230, 240)];
+        let columns = |rows: &[&Vec<(i64, i64)>]| -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+            let starts = rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.0).collect())
+                .collect();
+            let ends = rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.1).collect())
+                .collect();
+            (starts, ends)
+        };
+        for (second, lockstep_holds) in [(&b, true), (&swapped, false), (&shared_start, false)] {
+            let (starts, ends) = columns(&[&parent, &a, second]);
+            let starts: Vec<&[i64]> = starts.iter().map(Vec::as_slice).collect();
+            let ends: Vec<&[i64]> = ends.iter().map(Vec::as_slice).collect();
+            let mut own = vec![100, 100];
+            assert_eq!(
+                lockstep(&[1, 2], 0, &starts, &ends, &mut own),
+                lockstep_holds
+            );
+            let want = match lockstep_holds {
+                true => vec![80, 80],
+                false => vec![100, 100],
+            };
+            assert_eq!(own, want);
+            let (proved, walked) = both(&named(vec![parent.clone(), a.clone(), second.clone()]));
+            assert_eq!(proved.as_deref(), Some(walked.as_str()));
+        }
     }
 
     #[test]

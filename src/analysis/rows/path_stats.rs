@@ -107,12 +107,13 @@ impl Durations {
         }
     }
 
-    /// [`push`](Durations::push) of every value, in order: converted in one pass where
-    /// all of them fit a `u32`, which the compiler vectorises.
+    /// [`push`](Durations::push) of every value, in order: checked and converted in two
+    /// passes without branches where all of them fit a `u32`, which the compiler
+    /// vectorises.
     pub(super) fn extend(&mut self, values: &[i64]) {
-        let fits = |&d: &i64| u32::try_from(d).is_ok();
+        let high = values.iter().fold(0u64, |high, &d| high | (d as u64 >> 32));
         match self {
-            Durations::Narrow(v) if values.iter().all(fits) => {
+            Durations::Narrow(v) if high == 0 => {
                 v.extend(values.iter().map(|&d| d as u32));
             }
             Durations::Narrow(v) => {

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::parent_rows;
+use super::parent_rows::{self, MAX_TIME};
 use super::path_stats::{Bounds, Coverage, Durations};
 use super::tree_walk::{self, RankInput, Walk, WalkRow};
 use super::{present_ranks, selected_indices, RowOptions};
@@ -195,6 +195,7 @@ impl<'p> TreeJobs<'p> {
             regions: self.regions.len(),
             origin: self.origin,
             spare: &self.spare,
+            in_range: buffers.in_range,
         };
         let by_rows = buffers
             .rows
@@ -241,8 +242,10 @@ struct RankBuffers {
     rows: Vec<WalkRow>,
     /// Per call, its path ([`tree_walk::by_rows`]).
     path_of: Vec<u32>,
-    /// Per call, its own time, ns ([`tree_walk::by_rows`]).
+    /// Per call, its own time, ns: its duration once read, as [`parent_rows`] needs.
     own: Vec<i64>,
+    /// Every time read is within `±MAX_TIME`.
+    in_range: bool,
 }
 
 thread_local! {
@@ -279,6 +282,7 @@ impl RankBuffers {
         self.starts.clear();
         self.ends.clear();
         self.rows.clear();
+        self.in_range = true;
         let rows = jobs.rows.get(job).map_or(&[][..], Vec::as_slice);
         for &(region, k) in rows {
             let row = jobs.row(region, k);
@@ -307,16 +311,41 @@ impl RankBuffers {
                 }
             };
             let (starts, ends) = (&self.starts[first..], &self.ends[first..]);
-            // One pass: the first start, whether the row is in start order, and whether a
-            // call ends before it starts.
-            let (mut min, mut sorted, mut backwards) = (i64::MAX, true, false);
-            let mut previous = i64::MIN;
-            for (&s, &e) in starts.iter().zip(ends) {
-                min = min.min(s);
-                sorted &= previous <= s;
-                backwards |= e < s;
-                previous = s;
+            // Own times start as durations (for parent_rows); the same pass checks the
+            // times' range, the order of starts and calls that end before they start
+            // (exactly, where a time is out of range or the starts fall somewhere).
+            // (Grown only: earlier ranks' values are overwritten, never read.)
+            if self.own.len() < first + starts.len() {
+                self.own.resize(first + starts.len(), 0);
             }
+            let own = &mut self.own[first..first + starts.len()];
+            let (mut outside, mut negative, mut falling) = (0u64, 0i64, 0i64);
+            for ((o, &s), &e) in own.iter_mut().zip(starts).zip(ends) {
+                *o = e.wrapping_sub(s);
+                negative |= *o;
+                outside |= (s.wrapping_add(MAX_TIME) | e.wrapping_add(MAX_TIME)) as u64;
+            }
+            for pair in starts.windows(2) {
+                falling |= pair[1].wrapping_sub(pair[0]);
+            }
+            // Every time in `-MAX_TIME..MAX_TIME` moved up by `MAX_TIME` stays under
+            // `2 * MAX_TIME`, and no difference of two such times overflows.
+            let in_range = outside < 2 * MAX_TIME as u64;
+            self.in_range &= in_range;
+            let (min, sorted, backwards) = match starts.first() {
+                Some(&first) if in_range && falling >= 0 => (first, true, negative < 0),
+                _ => {
+                    let (mut min, mut sorted, mut backwards) = (i64::MAX, true, false);
+                    let mut previous = i64::MIN;
+                    for (&s, &e) in starts.iter().zip(ends) {
+                        min = min.min(s);
+                        sorted &= previous <= s;
+                        backwards |= e < s;
+                        previous = s;
+                    }
+                    (min, sorted, backwards)
+                }
+            };
             let min = if starts.is_empty() { 0.0 } else { seconds(min) };
             tree.first_starts.push((region, k, min));
             if backwards {

@@ -44,6 +44,8 @@ pub(super) struct RankInput<'a> {
     pub origin: f64,
     /// Where paths take the room for their own times.
     pub spare: &'a Spare,
+    /// Every time is within `±MAX_TIME` ([`parent_rows`](super::parent_rows)).
+    pub in_range: bool,
 }
 
 impl RankInput<'_> {
