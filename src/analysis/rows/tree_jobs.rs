@@ -464,16 +464,6 @@ impl RankPath {
         own: &[i64],
         gpu: &[i64],
     ) {
-        // The durations, a block at a time on the stack.
-        let mut scratch = [0i64; BLOCK * 64];
-        for (s, e) in starts.chunks(scratch.len()).zip(ends.chunks(scratch.len())) {
-            let room = &mut scratch[..s.len()];
-            for ((d, &s), &e) in room.iter_mut().zip(s).zip(e) {
-                *d = e.wrapping_sub(s);
-            }
-            self.durations.extend(room);
-        }
-        self.exclusive.extend(own);
         self.gpu.extend_from_slice(gpu);
         let (mut total, mut coverage, mut bounds) = (self.total, self.coverage, self.bounds);
         let mut add = |s: [f64; BLOCK], e: [f64; BLOCK], d: [f64; BLOCK], n: usize| {
@@ -484,21 +474,38 @@ impl RankPath {
                 bounds.add(start, end, d[j], false);
             }
         };
-        let (starts_8, ends_8) = (starts.chunks_exact(BLOCK), ends.chunks_exact(BLOCK));
-        let (start_rest, end_rest) = (starts_8.remainder(), ends_8.remainder());
-        for (s, e) in starts_8.zip(ends_8) {
-            let (s, e) = (block_of(s), block_of(e));
+        // A piece of the calls at a time, which stays in cache for each pass over it: the
+        // durations (on the stack), the own times, the seconds.
+        const PIECE: usize = BLOCK * 64;
+        let mut scratch = [0i64; PIECE];
+        let mut own_pieces = own.chunks(PIECE);
+        for (starts, ends) in starts.chunks(PIECE).zip(ends.chunks(PIECE)) {
+            let room = &mut scratch[..starts.len()];
+            for ((d, &s), &e) in room.iter_mut().zip(starts).zip(ends) {
+                *d = e.wrapping_sub(s);
+            }
+            self.durations.extend(room);
+            self.exclusive.extend(own_pieces.next().unwrap_or_default());
+            let (starts_8, ends_8) = (starts.chunks_exact(BLOCK), ends.chunks_exact(BLOCK));
+            let (start_rest, end_rest) = (starts_8.remainder(), ends_8.remainder());
+            for (s, e) in starts_8.zip(ends_8) {
+                let (s, e) = (block_of(s), block_of(e));
+                let d = std::array::from_fn(|j| e[j].wrapping_sub(s[j]));
+                add(seconds_of(s), seconds_of(e), seconds_of(d), BLOCK);
+            }
+            let (s, e) = (block_of(start_rest), block_of(end_rest));
             let d = std::array::from_fn(|j| e[j].wrapping_sub(s[j]));
-            add(seconds_of(s), seconds_of(e), seconds_of(d), BLOCK);
+            add(
+                seconds_of(s),
+                seconds_of(e),
+                seconds_of(d),
+                start_rest.len(),
+            );
         }
-        let (s, e) = (block_of(start_rest), block_of(end_rest));
-        let d = std::array::from_fn(|j| e[j].wrapping_sub(s[j]));
-        add(
-            seconds_of(s),
-            seconds_of(e),
-            seconds_of(d),
-            start_rest.len(),
-        );
+        // Own times past the calls (none where the caller pairs them up).
+        for rest in own_pieces {
+            self.exclusive.extend(rest);
+        }
         (self.total, self.coverage, self.bounds) = (total, coverage, bounds);
     }
 }
