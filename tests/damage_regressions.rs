@@ -169,5 +169,6 @@ fn options(mode: PercentageMode) -> RowOptions {
         sort: SortKey::Start,
         mode,
         flat: false,
+        distribution: true,
     }
 }

@@ -337,6 +337,7 @@ fn library_paths<R: ReadAt>(file: &File<R>) -> Vec<Option<String>> {
                         sort: SortKey::Total,
                         mode,
                         flat: false,
+                        distribution: true,
                     };
                     region_rows(&p, &Selection::all(), options);
                 }

@@ -136,8 +136,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         let size = source.len();
         let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
-        let (profile, rows, rows_from_calls) =
-            read_rows(&file, &options, &selection).map_err(|e| Failure::analysis(path, e))?;
+        let (profile, rows, rows_from_calls) = read_rows(&file, &options, format, &selection)
+            .map_err(|e| Failure::analysis(path, e))?;
         let name = path.display().to_string();
         report
             .file(&FileReport {
@@ -163,11 +163,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
 fn read_rows(
     file: &File<LocalFile>,
     options: &ReportOptions,
+    format: Format,
     selection: &Selection,
 ) -> sp::analysis::Result<(Profile, Vec<RegionRow>, bool)> {
     let reading = options.reading();
     if reading == Reading::Full {
-        if let Ok(Some((profile, rows))) = streamed_rows(file, options, selection) {
+        if let Ok(Some((profile, rows))) =
+            streamed_rows(file, options.row_options(format), selection)
+        {
             return Ok((profile, rows, true));
         }
     }
@@ -185,7 +188,7 @@ fn read_rows(
 /// without event columns or where the library leaves the rows to the full read.
 fn streamed_rows(
     file: &File<LocalFile>,
-    options: &ReportOptions,
+    options: RowOptions,
     selection: &Selection,
 ) -> sp::analysis::Result<Option<(Profile, Vec<RegionRow>)>> {
     let profile = load::read_for_jobs(file)?;
@@ -193,14 +196,9 @@ fn streamed_rows(
         return Ok(None);
     };
     let rows = if options.flat {
-        Some(flat_jobs(
-            &profile,
-            &reader,
-            row_options(options),
-            selection,
-        )?)
+        Some(flat_jobs(&profile, &reader, options, selection)?)
     } else {
-        tree_jobs(&profile, &reader, row_options(options), selection)?
+        tree_jobs(&profile, &reader, options, selection)?
     };
     Ok(rows.map(|rows| (profile, rows)))
 }
@@ -249,14 +247,6 @@ fn tree_jobs(
         |i, row| path_rows[i] = row,
     )?;
     paths.finish(path_rows, Some(reader)).map(Some)
-}
-
-fn row_options(options: &ReportOptions) -> RowOptions {
-    RowOptions {
-        sort: options.sort,
-        mode: options.mode,
-        flat: options.flat,
-    }
 }
 
 /// `--flat --from-events`: the library's [`FromEvents`] jobs on every core, largest row

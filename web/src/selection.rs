@@ -85,6 +85,7 @@ impl Options {
             sort: self.sort,
             mode: self.mode,
             flat,
+            distribution: true,
         }
     }
 

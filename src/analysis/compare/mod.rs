@@ -261,6 +261,7 @@ impl FlatRows {
             sort: SortKey::Name,
             mode: PercentageMode::Coverage,
             flat: true,
+            distribution: true,
         };
         FlatRows(
             region_rows(profile, sel, options)

@@ -123,6 +123,13 @@ impl Column {
     fn needs_events(self) -> bool {
         matches!(self, Column::P50 | Column::P95 | Column::P99)
     }
+
+    /// Whether the column shows a statistic of the calls' distribution
+    /// ([`RowOptions::distribution`]).
+    fn needs_distribution(self) -> bool {
+        use Column::*;
+        matches!(self, Avg | Min | Max | Std | P50 | P95 | P99)
+    }
 }
 
 /// The reference's note (`summary.gpu_timing_warnings`) on rows whose GPU time exceeds twice their CPU time, if any.
@@ -244,12 +251,24 @@ impl ReportOptions {
         if self.metadata_only {
             return Vec::new();
         }
-        let options = RowOptions {
+        region_rows(profile, selection, self.row_options(Format::Json))
+    }
+
+    /// The row options for a report in `format`: the table leaves out the distribution of
+    /// the calls where no column shows it and the rows are not ordered by it (JSON and
+    /// CSV have every statistic).
+    pub fn row_options(&self, format: Format) -> RowOptions {
+        let shown = match (&self.columns, format) {
+            (_, Format::Json | Format::Csv) => true,
+            (Some(columns), Format::Table) => columns.iter().any(|c| c.needs_distribution()),
+            (None, Format::Table) => false,
+        };
+        RowOptions {
             sort: self.sort,
             mode: self.mode,
             flat: self.flat,
-        };
-        region_rows(profile, selection, options)
+            distribution: shown || self.sort.needs_distribution(),
+        }
     }
 }
 

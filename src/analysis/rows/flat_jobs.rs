@@ -517,7 +517,12 @@ pub(crate) mod tests {
             for sort in [SortKey::Start, SortKey::P95, SortKey::Name] {
                 for mode in [PercentageMode::Coverage, PercentageMode::Exclusive] {
                     for ranks in [None, Some(vec![0]), Some(vec![1, 3])] {
-                        let options = RowOptions { sort, mode, flat };
+                        let options = RowOptions {
+                            sort,
+                            mode,
+                            flat,
+                            distribution: true,
+                        };
                         check(
                             &full,
                             &index,
@@ -570,6 +575,7 @@ pub(crate) mod tests {
                     sort: SortKey::Start,
                     mode,
                     flat: true,
+                    distribution: true,
                 };
                 let sel = Selection::ranks(ranks.clone());
                 let want = region_rows(&full, &sel, options);

@@ -70,6 +70,13 @@ pub enum SortKey {
 }
 
 impl SortKey {
+    /// Whether rows are ordered by a statistic of their calls' distribution
+    /// ([`RowOptions::distribution`]).
+    pub fn needs_distribution(self) -> bool {
+        use SortKey::*;
+        matches!(self, Avg | Min | Max | Std | P50 | P95 | P99)
+    }
+
     /// Every key with its command-line name.
     pub const ALL: [(SortKey, &'static str); 14] = [
         (SortKey::Start, "start"),
@@ -189,6 +196,11 @@ pub struct RowOptions {
     pub mode: PercentageMode,
     /// One flat row per region even when the calls are loaded (`--flat`): no call tree.
     pub flat: bool,
+    /// Each row's average, extremes, standard deviation and percentiles, as the reference
+    /// gives them. [`TreeJobs`] must keep every call's duration for these; without them
+    /// they are `None` there, and the jobs keep only counts and sums (other rows always
+    /// have them).
+    pub distribution: bool,
 }
 
 impl Default for RowOptions {
@@ -198,6 +210,7 @@ impl Default for RowOptions {
             sort: SortKey::Start,
             mode: PercentageMode::Coverage,
             flat: false,
+            distribution: true,
         }
     }
 }
@@ -222,7 +235,9 @@ pub fn present_ranks(profile: &Profile) -> Vec<u32> {
 /// reading the calls row by row, in bounded memory and on as many threads as the caller
 /// runs.
 pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> Vec<RegionRow> {
-    let RowOptions { sort, mode, flat } = options;
+    let RowOptions {
+        sort, mode, flat, ..
+    } = options;
     let tree = profile.has_events() && !flat;
     let regions = selected_regions(profile, sel);
     // Ranks without calls add no call paths: walk only the ranks that have some.

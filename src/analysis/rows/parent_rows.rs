@@ -140,7 +140,13 @@ pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut [i64]) -> Option<V
         .iter()
         .map(|&r| {
             let parent = parent[r].map(|p| path_of[p]);
-            RankPath::new(parent, rows[r].region, starts[r].len(), input.spare)
+            RankPath::new(
+                parent,
+                rows[r].region,
+                starts[r].len(),
+                input.distribution,
+                input.spare,
+            )
         })
         .collect();
     for &r in &live {
@@ -505,6 +511,7 @@ mod tests {
             origin: 0.5,
             spare: &spare,
             in_range: true,
+            distribution: true,
         };
         let mut own: Vec<i64> = starts.iter().zip(&ends).map(|(s, e)| e - s).collect();
         let proved = by_parent_rows(&input, &mut own).map(|p| format!("{p:?}"));

@@ -107,22 +107,28 @@ impl Durations {
         }
     }
 
-    /// [`push`](Durations::push) of every value, in order: checked and converted in two
-    /// passes without branches where all of them fit a `u32`, which the compiler
-    /// vectorises.
+    /// [`push`](Durations::push) of every value, in order: converted and checked in one
+    /// pass without branches while all of them fit a `u32`, which the compiler vectorises.
     pub(super) fn extend(&mut self, values: &[i64]) {
-        let high = values.iter().fold(0u64, |high, &d| high | (d as u64 >> 32));
-        match self {
-            Durations::Narrow(v) if high == 0 => {
-                v.extend(values.iter().map(|&d| d as u32));
+        if let Durations::Narrow(v) = self {
+            let at = v.len();
+            let mut high = 0u64;
+            v.extend(values.iter().map(|&d| {
+                high |= d as u64 >> 32;
+                d as u32
+            }));
+            if high == 0 {
+                return;
             }
-            Durations::Narrow(v) => {
-                let mut wide: Vec<i64> = Vec::with_capacity(v.len() + values.len());
-                wide.extend(v.iter().map(|&x| i64::from(x)));
-                wide.extend_from_slice(values);
-                *self = Durations::Wide(wide);
-            }
-            Durations::Wide(v) => v.extend_from_slice(values),
+            v.truncate(at);
+            let mut wide: Vec<i64> = Vec::with_capacity(v.len() + values.len());
+            wide.extend(v.iter().map(|&x| i64::from(x)));
+            wide.extend_from_slice(values);
+            *self = Durations::Wide(wide);
+            return;
+        }
+        if let Durations::Wide(v) = self {
+            v.extend_from_slice(values);
         }
     }
 

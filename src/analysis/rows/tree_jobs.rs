@@ -196,6 +196,7 @@ impl<'p> TreeJobs<'p> {
             origin: self.origin,
             spare: &self.spare,
             in_range: buffers.in_range,
+            distribution: self.options.distribution,
         };
         let by_rows = buffers
             .rows
@@ -406,18 +407,34 @@ pub(super) struct RankPath {
     /// starts at 0: durations are never negative here, so `0.0 +` changes no bits).
     pub(super) total: f64,
     pub(super) bounds: Bounds,
+    /// Calls [`extend`](RankPath::extend) counted without keeping their durations (the
+    /// rows leave out the distribution, [`RowOptions::distribution`](super::RowOptions)).
+    pub(super) counted: usize,
+    pub(super) keeps_durations: bool,
 }
 
 impl RankPath {
-    /// A path with room for `calls` calls.
-    pub(super) fn new(parent: Option<u32>, region: u32, calls: usize, spare: &Spare) -> Self {
+    /// A path with room for `calls` calls, which keeps their durations where `keep`.
+    pub(super) fn new(
+        parent: Option<u32>,
+        region: u32,
+        calls: usize,
+        keep: bool,
+        spare: &Spare,
+    ) -> Self {
         RankPath {
             parent,
             region,
-            durations: Durations::with_capacity(calls),
+            durations: Durations::with_capacity(if keep { calls } else { 0 }),
             exclusive: spare.take(calls),
+            keeps_durations: keep,
             ..RankPath::default()
         }
+    }
+
+    /// Number of calls.
+    pub(super) fn calls(&self) -> usize {
+        self.durations.len() + self.counted
     }
 
     /// Adds a call (in start order); returns the slot of its own time, known when it ends.
@@ -480,11 +497,15 @@ impl RankPath {
         let mut scratch = [0i64; PIECE];
         let mut own_pieces = own.chunks(PIECE);
         for (starts, ends) in starts.chunks(PIECE).zip(ends.chunks(PIECE)) {
-            let room = &mut scratch[..starts.len()];
-            for ((d, &s), &e) in room.iter_mut().zip(starts).zip(ends) {
-                *d = e.wrapping_sub(s);
+            if self.keeps_durations {
+                let room = &mut scratch[..starts.len()];
+                for ((d, &s), &e) in room.iter_mut().zip(starts).zip(ends) {
+                    *d = e.wrapping_sub(s);
+                }
+                self.durations.extend(room);
+            } else {
+                self.counted += starts.len();
             }
-            self.durations.extend(room);
             self.exclusive.extend(own_pieces.next().unwrap_or_default());
             let (starts_8, ends_8) = (starts.chunks_exact(BLOCK), ends.chunks_exact(BLOCK));
             let (start_rest, end_rest) = (starts_8.remainder(), ends_8.remainder());
@@ -529,9 +550,10 @@ fn seconds_of(ns: [i64; BLOCK]) -> [f64; BLOCK] {
 
 #[cfg(test)]
 mod tests {
+    use super::synthetic;
     use crate::analysis::rows::flat_jobs::tests::each_case;
-    use crate::analysis::rows::region_rows;
     use crate::analysis::rows::tree_rows::tree_rows;
+    use crate::analysis::rows::{region_rows, RowOptions};
 
     /// Every shipped profile: the jobs over the index give the rows of the full read.
     #[test]
@@ -539,8 +561,17 @@ mod tests {
         let mut streamed = 0;
         each_case(false, |full, index, reader, sel, options| {
             if let Some(got) = tree_rows(index, sel, options, reader).unwrap() {
-                assert_eq!(got, region_rows(full, sel, options), "{options:?}");
+                let want = region_rows(full, sel, options);
+                assert_eq!(got, want, "{options:?}");
                 streamed += 1;
+                if !options.sort.needs_distribution() {
+                    let lean = RowOptions {
+                        distribution: false,
+                        ..options
+                    };
+                    let got = tree_rows(index, sel, lean, reader).unwrap();
+                    assert_eq!(got, Some(synthetic::without_distribution(want)), "{lean:?}");
+                }
             }
         });
         assert!(streamed > 100, "{streamed}");
@@ -585,6 +616,26 @@ pub(super) mod synthetic {
         out
     }
 
+    /// `rows` without the statistics of their calls' distribution where they are rows of
+    /// the call tree (flat rows keep them).
+    pub(in crate::analysis::rows) fn without_distribution(rows: Vec<RegionRow>) -> Vec<RegionRow> {
+        rows.into_iter()
+            .map(|row| match row.call_path {
+                None => row,
+                Some(_) => RegionRow {
+                    avg: None,
+                    min: None,
+                    max: None,
+                    std: None,
+                    p50: None,
+                    p95: None,
+                    p99: None,
+                    ..row
+                },
+            })
+            .collect()
+    }
+
     fn compare(bytes: &[u8]) -> Option<Vec<RegionRow>> {
         let file = File::open(bytes).unwrap();
         let full = load::read_full(&file).unwrap();
@@ -599,12 +650,26 @@ pub(super) mod synthetic {
                         sort,
                         mode,
                         flat: false,
+                        distribution: true,
                     };
                     let want = region_rows(&full, &sel, options);
                     let got = tree_rows(&index, &sel, options, reader.as_ref()).unwrap();
                     if let Some(got) = &got {
                         // Debug text: equal floats print alike, and so do NaNs.
                         assert_eq!(format!("{got:?}"), format!("{want:?}"), "{sort:?} {mode:?}");
+                    }
+                    if !sort.needs_distribution() {
+                        let options = RowOptions {
+                            distribution: false,
+                            ..options
+                        };
+                        let lean = tree_rows(&index, &sel, options, reader.as_ref()).unwrap();
+                        let want = got.clone().map(without_distribution);
+                        assert_eq!(
+                            format!("{lean:?}"),
+                            format!("{want:?}"),
+                            "{sort:?} {mode:?}"
+                        );
                     }
                     last = got;
                 }
@@ -743,6 +808,7 @@ pub(super) mod synthetic {
             sort: SortKey::Start,
             mode: PercentageMode::Coverage,
             flat: false,
+            distribution: true,
         };
         let jobs = TreeJobs::plan(&index, &Selection::all(), options).unwrap();
         let trees: Vec<RankTree> = (0..jobs.len())

@@ -109,7 +109,7 @@ impl TreeRows {
             });
             global.push(g);
             let row = &mut self.paths[g as usize];
-            row.calls += p.durations.len() as u64;
+            row.calls += p.calls() as u64;
             row.durations.push(p.durations);
             // Python's sum, left to right over the ranks' own times in order.
             row.exclusive = p.exclusive.sum_seconds_after(row.exclusive);
@@ -206,6 +206,9 @@ impl TreePaths<'_, '_> {
             parent_coverage: None,
             ..RegionRow::default()
         };
+        if !self.jobs.options().distribution {
+            return row;
+        }
         Durations::joined(&p.durations, |joined| match joined {
             Durations::Narrow(d) => with_distribution_ns(d, row),
             Durations::Wide(d) => with_distribution_ns(d, row),

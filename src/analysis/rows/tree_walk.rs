@@ -46,6 +46,8 @@ pub(super) struct RankInput<'a> {
     pub spare: &'a Spare,
     /// Every time is within `±MAX_TIME` ([`parent_rows`](super::parent_rows)).
     pub in_range: bool,
+    /// Paths keep every call's duration ([`RowOptions::distribution`](super::RowOptions)).
+    pub distribution: bool,
 }
 
 impl RankInput<'_> {
@@ -181,7 +183,9 @@ pub(super) fn by_rows(input: &RankInput<'_>, path_of: &mut Vec<u32>, own: &mut V
         .paths
         .iter()
         .zip(counts)
-        .map(|(&(parent, region), calls)| RankPath::new(parent, region, calls, input.spare))
+        .map(|(&(parent, region), calls)| {
+            RankPath::new(parent, region, calls, input.distribution, input.spare)
+        })
         .collect();
     // Each row's calls, in runs on one path (most rows are one run).
     for row in input.rows {
@@ -263,7 +267,7 @@ pub(super) fn by_calls(input: &RankInput<'_>) -> Walk {
             };
             if entry as usize == paths.len() {
                 let (parent, region) = entries.paths[entry as usize];
-                paths.push(RankPath::new(parent, region, row.len, input.spare));
+                paths.push(RankPath::new(parent, region, row.len, true, input.spare));
             }
             let gpu = if any_gpu {
                 row.gpu.as_ref().and_then(|g| g.get(i).copied())
