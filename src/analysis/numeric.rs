@@ -28,26 +28,53 @@ pub fn std(x: &[f64]) -> Option<f64> {
 /// [`sum`] of `f` of every value of `x`, each converted as the pairwise sum reaches it:
 /// the bits [`sum`] gives over the converted array, without making it.
 pub fn sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
-    0.0 + pairwise_sum_of(x, f)
+    sum_visiting(x, f, &mut |_| {})
+}
+
+/// [`sum_of`], handing each piece of at most 128 values to `visit` once summed (pieces in
+/// order, every value in one): another pass over the values rides along while each piece
+/// is in cache.
+pub fn sum_visiting<T: Copy>(
+    x: &[T],
+    f: impl Fn(T) -> f64 + Copy,
+    visit: &mut impl FnMut(&[T]),
+) -> f64 {
+    0.0 + pairwise_sum_of(x, f, visit)
 }
 
 /// [`std()`] of `f` of every value of `x` given their [`mean`] `m` (`np.std`: the square root
 /// of the mean of the squared deviations), without an array of converted values or of
 /// squared deviations.
 pub fn std_of<T: Copy>(x: &[T], m: f64, f: impl Fn(T) -> f64 + Copy) -> f64 {
+    std_visiting(x, m, f, &mut |_| {})
+}
+
+/// [`std_of`], visiting the values as [`sum_visiting`] does.
+pub fn std_visiting<T: Copy>(
+    x: &[T],
+    m: f64,
+    f: impl Fn(T) -> f64 + Copy,
+    visit: &mut impl FnMut(&[T]),
+) -> f64 {
     let squared = |v: T| {
         let d = f(v) - m;
         d * d
     };
-    (sum_of(x, squared) / x.len() as f64).sqrt()
+    (sum_visiting(x, squared, visit) / x.len() as f64).sqrt()
 }
 
 /// [`pairwise_sum`] over `f` of every value: the same recursion, blocks and eight
-/// accumulators, so the same additions in the same order.
-fn pairwise_sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
+/// accumulators, so the same additions in the same order; each leaf goes to `visit`.
+fn pairwise_sum_of<T: Copy>(
+    x: &[T],
+    f: impl Fn(T) -> f64 + Copy,
+    visit: &mut impl FnMut(&[T]),
+) -> f64 {
     let n = x.len();
     if n < 8 {
-        x.iter().fold(0.0, |acc, &v| acc + f(v))
+        let sum = x.iter().fold(0.0, |acc, &v| acc + f(v));
+        visit(x);
+        sum
     } else if n <= 128 {
         let mut r = [0.0f64; 8];
         for (acc, &v) in r.iter_mut().zip(&x[..8]) {
@@ -63,11 +90,13 @@ fn pairwise_sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
         for &v in &x[whole..] {
             res += f(v);
         }
+        visit(x);
         res
     } else {
         let mut half = n / 2;
         half -= half % 8;
-        pairwise_sum_of(&x[..half], f) + pairwise_sum_of(&x[half..], f)
+        let left = pairwise_sum_of(&x[..half], f, visit);
+        left + pairwise_sum_of(&x[half..], f, visit)
     }
 }
 

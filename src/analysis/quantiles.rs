@@ -224,84 +224,223 @@ pub(crate) fn of_durations_within<T: Copy + Into<i64>>(
     min: i64,
     max: i64,
 ) -> Percentiles {
-    let Some(last) = (values.len() as u64).checked_sub(1) else {
-        return Percentiles::default();
-    };
-    let (positions, wanted) = order_positions(last);
-    let range = max.abs_diff(min);
-    let shift = (u64::BITS - range.leading_zeros()).saturating_sub(HISTOGRAM_BITS);
-    // Every value is at least `min`: the wrapped difference is the distance from it.
-    let bucket = |v: T| ((v.into().wrapping_sub(min) as u64) >> shift) as usize;
-    let buckets = (range >> shift) as usize + 1;
-    // Counted in 32 bits where no count can pass them: half the memory to hit at random.
-    // Consecutive values often fall in one bucket, so each of `LANES` values in a row is
-    // counted in a copy of its own (interleaved: bucket `b`'s copies share a cache line),
-    // and no increment waits for the one before.
-    const LANES: usize = 4;
-    let counts: Vec<u64> = if u32::try_from(values.len()).is_ok() {
-        let mut counts = vec![0u32; buckets * LANES];
-        let rows = values.chunks_exact(LANES);
-        let rest = rows.remainder();
-        for row in rows {
-            for (lane, &v) in row.iter().enumerate() {
-                counts[bucket(v) * LANES + lane] += 1;
+    let mut histogram = Histogram::new(min, max, values.len() as u64);
+    histogram.count(values);
+    let mut picking = histogram.pick();
+    picking.gather(values);
+    picking.percentiles()
+}
+
+/// The counting pass of [`of_durations`], which may take the values a piece at a time (in
+/// any order, each value once), so a caller can count them alongside another pass.
+pub(crate) struct Histogram {
+    min: i64,
+    shift: u32,
+    /// Values to count in all.
+    len: u64,
+    /// `counts[b * LANES + lane]`: the values of bucket `b` counted in copy `lane`.
+    /// Consecutive values often fall in one bucket, so each of `LANES` values in a row is
+    /// counted in a copy of its own (bucket `b`'s copies share a cache line), and no
+    /// increment waits for the one before. Counted in 32 bits where no count can pass them
+    /// (half the memory to hit at random), else in 64.
+    counts: Counts,
+}
+
+enum Counts {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+/// Copies of each bucket's count ([`Histogram::counts`]).
+const LANES: usize = 4;
+
+impl Histogram {
+    /// Buckets over `min..=max` for `len` values.
+    pub(crate) fn new(min: i64, max: i64, len: u64) -> Self {
+        let range = max.abs_diff(min);
+        let shift = (u64::BITS - range.leading_zeros()).saturating_sub(HISTOGRAM_BITS);
+        let slots = ((range >> shift) as usize + 1) * LANES;
+        let counts = match u32::try_from(len) {
+            Ok(_) => Counts::Narrow(vec![0; slots]),
+            Err(_) => Counts::Wide(vec![0; slots]),
+        };
+        Histogram {
+            min,
+            shift,
+            len,
+            counts,
+        }
+    }
+
+    /// The bucket of `v`: every value is at least `min`, so the wrapped difference is the
+    /// distance from it.
+    #[inline(always)]
+    fn bucket(&self, v: i64) -> usize {
+        ((v.wrapping_sub(self.min) as u64) >> self.shift) as usize
+    }
+
+    /// Counts `values`.
+    pub(crate) fn count<T: Copy + Into<i64>>(&mut self, values: &[T]) {
+        fn count_in<N: Copy + std::ops::AddAssign + From<u8>, T: Copy + Into<i64>>(
+            counts: &mut [N],
+            values: &[T],
+            bucket: impl Fn(i64) -> usize,
+        ) {
+            let rows = values.chunks_exact(LANES);
+            let rest = rows.remainder();
+            for row in rows {
+                for (lane, &v) in row.iter().enumerate() {
+                    if let Some(n) = counts.get_mut(bucket(v.into()) * LANES + lane) {
+                        *n += N::from(1);
+                    }
+                }
+            }
+            for &v in rest {
+                if let Some(n) = counts.get_mut(bucket(v.into()) * LANES) {
+                    *n += N::from(1);
+                }
             }
         }
-        for &v in rest {
-            counts[bucket(v) * LANES] += 1;
+        let (min, shift) = (self.min, self.shift);
+        let bucket = move |v: i64| ((v.wrapping_sub(min) as u64) >> shift) as usize;
+        match &mut self.counts {
+            Counts::Narrow(counts) => count_in(counts, values, bucket),
+            Counts::Wide(counts) => count_in(counts, values, bucket),
         }
-        counts
-            .chunks_exact(LANES)
-            .map(|c| c.iter().map(|&n| u64::from(n)).sum())
-            .collect()
-    } else {
-        let mut counts = vec![0u64; buckets];
-        for &v in values {
-            counts[bucket(v)] += 1;
-        }
-        counts
-    };
-    // Per wanted position: its bucket and its rank among the bucket's values.
-    let mut places: Vec<(usize, u64)> = Vec::with_capacity(wanted.len());
-    let (mut b, mut below) = (0usize, 0u64);
-    for &k in &wanted {
-        while below + counts[b] <= k {
-            below += counts[b];
-            b += 1;
-        }
-        places.push((b, k - below));
     }
-    let found: Vec<i64> = if shift == 0 {
-        places.iter().map(|&(b, _)| min + b as i64).collect()
-    } else {
+
+    /// Once every value was counted: where numpy's order statistics lie.
+    pub(crate) fn pick(self) -> Picking {
+        let counts: Vec<u64> = match &self.counts {
+            Counts::Narrow(c) => c
+                .chunks_exact(LANES)
+                .map(|c| c.iter().map(|&n| u64::from(n)).sum())
+                .collect(),
+            Counts::Wide(c) => c.chunks_exact(LANES).map(|c| c.iter().sum()).collect(),
+        };
+        let Some(last) = self.len.checked_sub(1) else {
+            return Picking {
+                histogram: self,
+                last: None,
+                positions: Vec::new(),
+                wanted: Vec::new(),
+                places: Vec::new(),
+                buckets: Vec::new(),
+                bits: Vec::new(),
+                gathered: Vec::new(),
+            };
+        };
+        let (positions, wanted) = order_positions(last);
+        // Per wanted position: its bucket and its rank among the bucket's values.
+        let mut places: Vec<(usize, u64)> = Vec::with_capacity(wanted.len());
+        let (mut b, mut below) = (0usize, 0u64);
+        for &k in &wanted {
+            while b + 1 < counts.len() && below + counts[b] <= k {
+                below += counts[b];
+                b += 1;
+            }
+            places.push((b, k.saturating_sub(below)));
+        }
         let mut buckets: Vec<usize> = places.iter().map(|p| p.0).collect();
         buckets.dedup();
-        let mut gathered: Vec<Vec<i64>> = buckets
-            .iter()
-            .map(|&b| Vec::with_capacity(counts[b] as usize))
-            .collect();
+        // Where every bucket holds one value, the bucket is the value: nothing to gather.
+        let gathering = self.shift != 0;
+        let gathered = match gathering {
+            true => buckets
+                .iter()
+                .map(|&b| Vec::with_capacity(counts.get(b).map_or(0, |&n| n as usize)))
+                .collect(),
+            false => Vec::new(),
+        };
         // A bit per bucket, set where wanted: 8 KiB, which stays in the L1 cache.
-        let mut wanted = vec![0u64; counts.len().div_ceil(64)];
+        let mut bits = vec![
+            0u64;
+            if gathering {
+                counts.len().div_ceil(64)
+            } else {
+                0
+            }
+        ];
         for &b in &buckets {
-            wanted[b / 64] |= 1 << (b % 64);
-        }
-        for &v in values {
-            let b = bucket(v);
-            if (wanted[b / 64] >> (b % 64)) & 1 != 0 {
-                let i = buckets.binary_search(&b).unwrap_or(0);
-                gathered[i].push(v.into());
+            if let Some(word) = bits.get_mut(b / 64) {
+                *word |= 1 << (b % 64);
             }
         }
-        places
-            .iter()
-            .map(|&(b, r)| {
-                let i = buckets.binary_search(&b).unwrap_or(0);
-                *gathered[i].select_nth_unstable(r as usize).1
-            })
-            .collect()
-    };
-    let at = |k: u64| seconds(found[wanted.binary_search(&k).unwrap_or(0)]);
-    interpolated(last, &positions, at)
+        Picking {
+            histogram: self,
+            last: Some(last),
+            positions,
+            wanted,
+            places,
+            buckets,
+            bits,
+            gathered,
+        }
+    }
+}
+
+/// The gathering pass of [`of_durations`]: the values of the buckets that hold an order
+/// statistic, taken a piece at a time like [`Histogram::count`]'s.
+pub(crate) struct Picking {
+    histogram: Histogram,
+    last: Option<u64>,
+    positions: Vec<(u64, u64)>,
+    wanted: Vec<u64>,
+    /// Per wanted position: its bucket and its rank there.
+    places: Vec<(usize, u64)>,
+    /// The buckets of `places`, ascending, each once; `gathered` their values.
+    buckets: Vec<usize>,
+    bits: Vec<u64>,
+    gathered: Vec<Vec<i64>>,
+}
+
+impl Picking {
+    /// Gathers the values of `values` in wanted buckets (nothing where each bucket is one
+    /// value).
+    pub(crate) fn gather<T: Copy + Into<i64>>(&mut self, values: &[T]) {
+        if self.bits.is_empty() {
+            return;
+        }
+        for &v in values {
+            let v: i64 = v.into();
+            let b = self.histogram.bucket(v);
+            if self
+                .bits
+                .get(b / 64)
+                .is_some_and(|w| (w >> (b % 64)) & 1 != 0)
+            {
+                if let Ok(i) = self.buckets.binary_search(&b) {
+                    self.gathered[i].push(v);
+                }
+            }
+        }
+    }
+
+    /// Once every value was gathered: p50, p95 and p99.
+    pub(crate) fn percentiles(mut self) -> Percentiles {
+        let Some(last) = self.last else {
+            return Percentiles::default();
+        };
+        let min = self.histogram.min;
+        let found: Vec<i64> = if self.bits.is_empty() {
+            self.places.iter().map(|&(b, _)| min + b as i64).collect()
+        } else {
+            let (buckets, gathered) = (&self.buckets, &mut self.gathered);
+            self.places
+                .iter()
+                .map(|&(b, r)| {
+                    let i = buckets.binary_search(&b).unwrap_or(0);
+                    match gathered.get_mut(i) {
+                        Some(g) if (r as usize) < g.len() => *g.select_nth_unstable(r as usize).1,
+                        _ => min,
+                    }
+                })
+                .collect()
+        };
+        let wanted = &self.wanted;
+        let at = |k: u64| seconds(found[wanted.binary_search(&k).unwrap_or(0)]);
+        interpolated(last, &self.positions, at)
+    }
 }
 
 /// `np.percentile`'s linear interpolation between the order statistics `a` (at the floor

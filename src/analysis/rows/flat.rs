@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::super::calltree;
 use super::super::numeric::{self, seconds};
-use super::super::quantiles;
+use super::super::quantiles::{self, Histogram};
 use super::path_stats::Coverage;
 use super::{selected_regions, RegionRow};
 use crate::analysis::Selection;
@@ -336,11 +336,22 @@ pub(super) fn distribution_ns<T: Copy + Ord + Into<i64>>(
         true => (None, None),
         false => (Some(seconds(least)), Some(seconds(most))),
     };
-    let sum = (!durations.is_empty()).then(|| numeric::sum_of(durations, to_seconds));
-    // `np.mean`: the sum over the count.
-    let avg = sum.map(|s| s / durations.len() as f64);
-    let std = avg.map(|m| numeric::std_of(durations, m, to_seconds));
-    let p = quantiles::of_durations_within(durations, least, most);
+    // Four passes in two: the percentiles' histogram is counted as the sum reaches each
+    // piece of the values, and their buckets' values gathered as the deviations do.
+    let (sum, avg, std, p) = match durations.is_empty() {
+        true => (None, None, None, quantiles::Percentiles::default()),
+        false => {
+            let mut histogram = Histogram::new(least, most, durations.len() as u64);
+            let count = &mut |piece: &[T]| histogram.count(piece);
+            let sum = numeric::sum_visiting(durations, to_seconds, count);
+            // `np.mean`: the sum over the count.
+            let avg = sum / durations.len() as f64;
+            let mut picking = histogram.pick();
+            let gather = &mut |piece: &[T]| picking.gather(piece);
+            let std = numeric::std_visiting(durations, avg, to_seconds, gather);
+            (Some(sum), Some(avg), Some(std), picking.percentiles())
+        }
+    };
     let row = RegionRow {
         avg,
         min,
