@@ -189,6 +189,14 @@ mod tests {
                 bits(std_of(&durations, mean, seconds)),
                 bits(std_about(&s, mean))
             );
+            // The visits see every value once, in order, in pieces of at most 128.
+            let mut seen = Vec::new();
+            let visited = sum_visiting(&durations, seconds, &mut |piece: &[i64]| {
+                assert!(piece.len() <= 128);
+                seen.extend_from_slice(piece);
+            });
+            proptest::prop_assert_eq!(bits(visited), bits(sum(&s)));
+            proptest::prop_assert_eq!(&seen, &durations);
             let same = |v: f64| v;
             proptest::prop_assert_eq!(bits(sum_of(&floats, same)), bits(sum(&floats)));
             proptest::prop_assert_eq!(

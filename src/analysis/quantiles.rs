@@ -578,6 +578,17 @@ mod tests {
             crowded.push(outlier);
             for durations in [narrow, wide, extreme, crowded] {
                 proptest::prop_assert_eq!(of_durations(&durations), numpy(&durations));
+                // Counted and gathered in pieces, as the sums visit them.
+                let (min, max) = (durations.iter().min().unwrap(), durations.iter().max().unwrap());
+                let mut histogram = Histogram::new(*min, *max, durations.len() as u64);
+                for piece in durations.chunks(7) {
+                    histogram.count(piece);
+                }
+                let mut picking = histogram.pick();
+                for piece in durations.chunks(5) {
+                    picking.gather(piece);
+                }
+                proptest::prop_assert_eq!(picking.percentiles(), numpy(&durations));
                 let narrowed: Vec<u32> = durations.iter().map(|&d| d.unsigned_abs() as u32).collect();
                 let widened: Vec<i64> = narrowed.iter().map(|&d| i64::from(d)).collect();
                 proptest::prop_assert_eq!(of_durations(&narrowed), numpy(&widened));
