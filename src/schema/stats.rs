@@ -109,8 +109,8 @@ impl SummaryBuilder {
     }
 
     /// No calls yet, with `room` (emptied) for the cast buffer: a caller summarising many
-    /// rows keeps one instead of faulting in a fresh 64 KiB per row; [`take_room`]
-    /// (Self::take_room) gives it back.
+    /// rows keeps one instead of faulting in a fresh 64 KiB per row;
+    /// [`take_room`](Self::take_room) gives it back.
     pub fn with_room(mut room: Vec<f64>) -> Self {
         room.clear();
         SummaryBuilder {

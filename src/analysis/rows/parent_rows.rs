@@ -18,6 +18,10 @@
 //! call its stack holds exactly the call's guessed ancestors: every call's parent is the
 //! guessed one, each row is one path, and the paths, their order and the own times are
 //! those of [`by_rows`](super::tree_walk::by_rows). Where a check fails the caller walks.
+//!
+//! Sibling rows in lockstep (each call of the parent row holding one call of each, in one
+//! order, as loops make them) are checked a column at a time without branches
+//! ([`lockstep`]); any others a call at a time, in start order ([`siblings_nest`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
