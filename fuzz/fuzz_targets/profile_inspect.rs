@@ -14,6 +14,7 @@ fn rows(sort: SortKey, mode: PercentageMode) -> RowOptions {
         sort,
         mode,
         flat: false,
+        distribution: true,
     }
 }
 
