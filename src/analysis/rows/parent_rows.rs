@@ -487,6 +487,7 @@ fn heap_pass(rows: &[usize], taking: &mut Taking<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::rows::tree_jobs::synthetic::xorshift;
     use crate::analysis::rows::tree_jobs::Spare;
     use crate::analysis::rows::tree_walk::{by_rows, Walk, WalkRow};
 
@@ -623,12 +624,7 @@ mod tests {
     /// some children, and stray calls of a random region; without quirks it proves.
     fn fixed_tree(seed: u64, regions: usize, quirks: bool) -> Vec<(u32, Vec<(i64, i64)>)> {
         let mut state = seed | 1;
-        let mut next = move |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below.max(1)
-        };
+        let mut next = move |below: u64| xorshift(&mut state, below);
         // The regions in a random order; each hangs under an earlier one or is a root.
         let mut shuffled: Vec<usize> = (0..regions).collect();
         for i in (1..regions).rev() {

@@ -705,6 +705,15 @@ pub(super) mod synthetic {
         );
     }
 
+    /// The next of a xorshift stream at `state` (not 0), below `below` (0 where it is 0):
+    /// random test data from a seed.
+    pub(in crate::analysis::rows) fn xorshift(state: &mut u64, below: u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state % below.max(1)
+    }
+
     /// Random nested calls of one rank, per region (each region's calls in start order):
     /// children split their parent's time into disjoint (possibly touching or empty)
     /// spans; with `recursion`, a child may take an ancestor's region (and its parent's
@@ -745,10 +754,7 @@ pub(super) mod synthetic {
         }
 
         fn next(&mut self, below: u64) -> u64 {
-            self.state ^= self.state << 13;
-            self.state ^= self.state >> 7;
-            self.state ^= self.state << 17;
-            self.state % below.max(1)
+            xorshift(&mut self.state, below)
         }
 
         /// A call of some region over `start..end` (not one of `taken`), and its
