@@ -27,31 +27,43 @@ pub fn std(x: &[f64]) -> Option<f64> {
 
 /// [`sum`] of `f` of every value of `x`, each converted as the pairwise sum reaches it:
 /// the bits [`sum`] gives over the converted array, without making it.
-pub fn sum_of<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
+pub fn sum_of<T: Copy + Default>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
     sum_visiting(x, f, &mut |_| {})
 }
 
 /// [`sum_of`], handing each piece of at most 128 values to `visit` once summed (pieces in
 /// order, every value in one): another pass over the values rides along while each piece
 /// is in cache.
-pub fn sum_visiting<T: Copy>(
+pub fn sum_visiting<T: Copy + Default>(
     x: &[T],
     f: impl Fn(T) -> f64 + Copy,
     visit: &mut impl FnMut(&[T]),
 ) -> f64 {
-    0.0 + pairwise_sum_of(x, f, visit)
+    sum_visiting_parts(&[x], f, visit)
 }
 
-/// [`std()`] of `f` of every value of `x` given their [`mean`] `m` (`np.std`: the square root
+/// [`sum_visiting`] over the values of `parts` laid end to end, without joining them: the
+/// bits of the sum over the joined values, the same pieces visited.
+pub fn sum_visiting_parts<T: Copy + Default>(
+    parts: &[&[T]],
+    f: impl Fn(T) -> f64 + Copy,
+    visit: &mut impl FnMut(&[T]),
+) -> f64 {
+    let n = parts.iter().map(|p| p.len()).sum();
+    0.0 + pairwise_sum_of(&mut Leaves::new(parts), 0, n, f, visit)
+}
+
+/// [`std()`] of `f` of every value of `x`, given their [`mean`] `m` (`np.std`: the square root
 /// of the mean of the squared deviations), without an array of converted values or of
 /// squared deviations.
-pub fn std_of<T: Copy>(x: &[T], m: f64, f: impl Fn(T) -> f64 + Copy) -> f64 {
-    std_visiting(x, m, f, &mut |_| {})
+pub fn std_of<T: Copy + Default>(x: &[T], m: f64, f: impl Fn(T) -> f64 + Copy) -> f64 {
+    std_visiting_parts(&[x], m, f, &mut |_| {})
 }
 
-/// [`std_of`], visiting the values as [`sum_visiting`] does.
-pub fn std_visiting<T: Copy>(
-    x: &[T],
+/// [`std_of`] over the values of `parts` laid end to end, visiting them as
+/// [`sum_visiting_parts`] does.
+pub fn std_visiting_parts<T: Copy + Default>(
+    parts: &[&[T]],
     m: f64,
     f: impl Fn(T) -> f64 + Copy,
     visit: &mut impl FnMut(&[T]),
@@ -60,43 +72,109 @@ pub fn std_visiting<T: Copy>(
         let d = f(v) - m;
         d * d
     };
-    (sum_visiting(x, squared, visit) / x.len() as f64).sqrt()
+    let n: usize = parts.iter().map(|p| p.len()).sum();
+    (sum_visiting_parts(parts, squared, visit) / n as f64).sqrt()
 }
 
-/// [`pairwise_sum`] over `f` of every value: the same recursion, blocks and eight
-/// accumulators, so the same additions in the same order; each leaf goes to `visit`.
-fn pairwise_sum_of<T: Copy>(
-    x: &[T],
+/// The leaves of a pairwise sum over values laid end to end in several slices, asked for
+/// in order: a leaf inside one slice is that slice's piece; one across slices is copied
+/// into a room of [`LEAF`] values.
+struct Leaves<'a, T> {
+    parts: &'a [&'a [T]],
+    /// The slice the last leaf started in, and the position of its first value.
+    part: usize,
+    part_start: usize,
+    room: [T; LEAF],
+}
+
+/// The most values a leaf of numpy's pairwise sum holds.
+const LEAF: usize = 128;
+
+impl<'a, T: Copy + Default> Leaves<'a, T> {
+    fn new(parts: &'a [&'a [T]]) -> Self {
+        Leaves {
+            parts,
+            part: 0,
+            part_start: 0,
+            room: [T::default(); LEAF],
+        }
+    }
+
+    /// The `n` values (at most [`LEAF`]) from position `at`, which is past the last leaf's.
+    fn leaf(&mut self, at: usize, n: usize) -> &[T] {
+        while let Some(part) = self.parts.get(self.part) {
+            if at < self.part_start + part.len() {
+                break;
+            }
+            self.part_start += part.len();
+            self.part += 1;
+        }
+        let Some(part) = self.parts.get(self.part) else {
+            return &[];
+        };
+        let offset = at - self.part_start;
+        if let Some(inside) = part.get(offset..offset + n) {
+            return inside;
+        }
+        let (mut filled, mut offset) = (0, offset);
+        for part in &self.parts[self.part..] {
+            if filled == n.min(LEAF) {
+                break;
+            }
+            let rest = part.get(offset..).unwrap_or_default();
+            let take = rest.len().min(n.min(LEAF) - filled);
+            self.room[filled..filled + take].copy_from_slice(&rest[..take]);
+            filled += take;
+            offset = 0;
+        }
+        &self.room[..filled]
+    }
+}
+
+/// numpy's sum of a leaf (at most [`LEAF`] values): in order below eight values, else in
+/// eight accumulators paired at the end.
+fn leaf_sum<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
+    let n = x.len();
+    if n < 8 {
+        return x.iter().fold(0.0, |acc, &v| acc + f(v));
+    }
+    // Eight values converted at a time, so the compiler pairs their divisions.
+    let eight = |block: &[T]| -> [f64; 8] { std::array::from_fn(|j| f(block[j])) };
+    let mut r = eight(&x[..8]);
+    let whole = n - n % 8;
+    for block in x[8..whole].chunks_exact(8) {
+        let values = eight(block);
+        for (acc, v) in r.iter_mut().zip(values) {
+            *acc += v;
+        }
+    }
+    let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for &v in &x[whole..] {
+        res += f(v);
+    }
+    res
+}
+
+/// [`pairwise_sum`] over `f` of the `n` values from position `at`: the same recursion,
+/// blocks and eight accumulators, so the same additions in the same order; each leaf goes
+/// to `visit`.
+fn pairwise_sum_of<T: Copy + Default>(
+    leaves: &mut Leaves<'_, T>,
+    at: usize,
+    n: usize,
     f: impl Fn(T) -> f64 + Copy,
     visit: &mut impl FnMut(&[T]),
 ) -> f64 {
-    let n = x.len();
-    if n < 8 {
-        let sum = x.iter().fold(0.0, |acc, &v| acc + f(v));
+    if n <= LEAF {
+        let x = leaves.leaf(at, n);
+        let sum = leaf_sum(x, f);
         visit(x);
         sum
-    } else if n <= 128 {
-        // Eight values converted at a time, so the compiler pairs their divisions.
-        let eight = |block: &[T]| -> [f64; 8] { std::array::from_fn(|j| f(block[j])) };
-        let mut r = eight(&x[..8]);
-        let whole = n - n % 8;
-        for block in x[8..whole].chunks_exact(8) {
-            let values = eight(block);
-            for (acc, v) in r.iter_mut().zip(values) {
-                *acc += v;
-            }
-        }
-        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for &v in &x[whole..] {
-            res += f(v);
-        }
-        visit(x);
-        res
     } else {
         let mut half = n / 2;
         half -= half % 8;
-        let left = pairwise_sum_of(&x[..half], f, visit);
-        left + pairwise_sum_of(&x[half..], f, visit)
+        let left = pairwise_sum_of(leaves, at, half, f, visit);
+        left + pairwise_sum_of(leaves, at + half, n - half, f, visit)
     }
 }
 
@@ -202,6 +280,40 @@ mod tests {
             proptest::prop_assert_eq!(
                 bits(std_of(&floats, mean, same)),
                 bits(std_about(&floats, mean))
+            );
+        }
+
+        /// The values cut into parts (empty ones too, and leaves across several parts)
+        /// sum, deviate and visit as the joined values do.
+        #[test]
+        fn parts_sum_as_their_joined_values(
+            durations in proptest::collection::vec(0u32..1 << 30, 0..900),
+            mut cuts in proptest::collection::vec(0usize..900, 0..12),
+            mean in 0.0f64..2.0,
+        ) {
+            cuts.push(durations.len());
+            cuts.iter_mut().for_each(|c| *c = (*c).min(durations.len()));
+            cuts.sort_unstable();
+            let mut parts: Vec<&[u32]> = Vec::new();
+            let mut from = 0;
+            for &cut in &cuts {
+                parts.push(&durations[from..cut]);
+                from = cut;
+            }
+            let to_seconds = |d: u32| seconds(i64::from(d));
+            let bits = f64::to_bits;
+            let (mut whole_pieces, mut part_pieces) = (Vec::new(), Vec::new());
+            let whole = sum_visiting(&durations, to_seconds, &mut |p: &[u32]| {
+                whole_pieces.push(p.to_vec());
+            });
+            let cut = sum_visiting_parts(&parts, to_seconds, &mut |p: &[u32]| {
+                part_pieces.push(p.to_vec());
+            });
+            proptest::prop_assert_eq!(bits(cut), bits(whole));
+            proptest::prop_assert_eq!(&part_pieces, &whole_pieces);
+            proptest::prop_assert_eq!(
+                bits(std_visiting_parts(&parts, mean, to_seconds, &mut |_| {})),
+                bits(std_of(&durations, mean, to_seconds))
             );
         }
     }

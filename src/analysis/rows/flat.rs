@@ -272,7 +272,7 @@ pub(super) fn region_row(
             ..base
         };
     }
-    let (row, total) = distribution_ns(&durations, base);
+    let (row, total) = distribution_ns(&[&durations], base);
     RegionRow {
         total,
         first,
@@ -311,46 +311,49 @@ pub(super) fn with_distribution(durations: &mut [f64], row: RegionRow) -> Region
 /// seconds, bit for bit (the conversion is monotonic, so the extremes and order statistics
 /// of the integers are those of the seconds), with the order statistics selected among
 /// the integers ([`quantiles::of_durations`]).
-pub(super) fn with_distribution_ns<T: Copy + Ord + Into<i64>>(
-    durations: &[T],
+pub(super) fn with_distribution_ns<T: Copy + Ord + Default + Into<i64>>(
+    durations: &[&[T]],
     row: RegionRow,
 ) -> RegionRow {
     distribution_ns(durations, row).0
 }
 
 /// [`with_distribution_ns`], and the durations' sum in seconds (`np.sum`), which the mean
-/// divides; `None` without durations. The seconds are converted as the sums reach them,
-/// never held.
-pub(super) fn distribution_ns<T: Copy + Ord + Into<i64>>(
-    durations: &[T],
+/// divides; `None` without durations. The durations are the values of `parts` laid end to
+/// end, never joined; the seconds are converted as the sums reach them, never held.
+pub(super) fn distribution_ns<T: Copy + Ord + Default + Into<i64>>(
+    parts: &[&[T]],
     row: RegionRow,
 ) -> (RegionRow, Option<f64>) {
     let to_seconds = |d: T| seconds(d.into());
-    let (mut least, mut most) = (i64::MAX, i64::MIN);
-    for &d in durations {
-        let d: i64 = d.into();
-        least = least.min(d);
-        most = most.max(d);
+    let (mut least, mut most, mut len) = (i64::MAX, i64::MIN, 0usize);
+    for part in parts {
+        for &d in *part {
+            let d: i64 = d.into();
+            least = least.min(d);
+            most = most.max(d);
+        }
+        len += part.len();
     }
-    let (min, max) = match durations.is_empty() {
-        true => (None, None),
-        false => (Some(seconds(least)), Some(seconds(most))),
-    };
     // Four passes in two: the percentiles' histogram is counted as the sum reaches each
     // piece of the values, and their buckets' values gathered as the deviations do.
-    let (sum, avg, std, p) = match durations.is_empty() {
-        true => (None, None, None, quantiles::Percentiles::default()),
-        false => {
-            let mut histogram = Histogram::new(least, most, durations.len() as u64);
+    let (sum, avg, std, p) = match len {
+        0 => (None, None, None, quantiles::Percentiles::default()),
+        _ => {
+            let mut histogram = Histogram::new(least, most, len as u64);
             let count = &mut |piece: &[T]| histogram.count(piece);
-            let sum = numeric::sum_visiting(durations, to_seconds, count);
+            let sum = numeric::sum_visiting_parts(parts, to_seconds, count);
             // `np.mean`: the sum over the count.
-            let avg = sum / durations.len() as f64;
+            let avg = sum / len as f64;
             let mut picking = histogram.pick();
             let gather = &mut |piece: &[T]| picking.gather(piece);
-            let std = numeric::std_visiting(durations, avg, to_seconds, gather);
+            let std = numeric::std_visiting_parts(parts, avg, to_seconds, gather);
             (Some(sum), Some(avg), Some(std), picking.percentiles())
         }
+    };
+    let (min, max) = match len {
+        0 => (None, None),
+        _ => (Some(seconds(least)), Some(seconds(most))),
     };
     let row = RegionRow {
         avg,

@@ -56,8 +56,6 @@ impl Bounds {
     }
 }
 
-use crate::schema::read::events::{release_over, KEPT_BUFFER_BYTES};
-
 /// Durations in ns, as `u32` while every one fits.
 #[derive(Debug)]
 pub(super) enum Durations {
@@ -170,60 +168,77 @@ impl Durations {
         }
     }
 
-    /// `f` of the values of `parts` one after another: the one part itself, or the parts
-    /// joined in a buffer the thread keeps (narrow where every part is).
-    pub(super) fn joined<T>(parts: &[Durations], f: impl FnOnce(&Durations) -> T) -> T {
-        if let [one] = parts {
-            return f(one);
-        }
-        JOINED.with(|cell| {
-            let Ok(mut joined) = cell.try_borrow_mut() else {
-                return f(&Durations::join(parts, Durations::default()));
-            };
-            let buffer = std::mem::take(&mut *joined);
-            let all = Durations::join(parts, buffer);
-            let out = f(&all);
-            *joined = all;
-            joined.release_over(KEPT_BUFFER_BYTES);
-            out
-        })
-    }
-
-    /// `parts` one after another, in `buffer`'s room.
-    fn join(parts: &[Durations], buffer: Durations) -> Durations {
-        let narrow = parts.iter().all(|p| matches!(p, Durations::Narrow(_)));
-        let n = parts.iter().map(Durations::len).sum();
-        let (mut narrow_room, mut wide_room) = match buffer {
-            Durations::Narrow(v) => (v, Vec::new()),
-            Durations::Wide(v) => (Vec::new(), v),
-        };
-        if narrow {
-            narrow_room.clear();
-            narrow_room.reserve(n);
-            for part in parts {
-                if let Durations::Narrow(v) = part {
-                    narrow_room.extend_from_slice(v);
+    /// [`sum_seconds_after`](Durations::sum_seconds_after) of each of `values`, continuing
+    /// `sums[i]` for `values[i]`. Each sum is one chain of additions, which waits on the
+    /// one before; four narrow ones are run side by side so their additions overlap.
+    pub(super) fn sum_seconds_after_each(values: &[&Durations], sums: &mut [Option<f64>]) {
+        use crate::analysis::numeric::seconds;
+        for (values, sums) in values
+            .chunks(SIDE_BY_SIDE)
+            .zip(sums.chunks_mut(SIDE_BY_SIDE))
+        {
+            let narrow: Vec<&[u32]> = values
+                .iter()
+                .filter_map(|v| match v {
+                    Durations::Narrow(v) => Some(v.as_slice()),
+                    Durations::Wide(_) => None,
+                })
+                .collect();
+            if narrow.len() < SIDE_BY_SIDE || sums.len() < SIDE_BY_SIDE {
+                for (v, sum) in values.iter().zip(sums.iter_mut()) {
+                    *sum = v.sum_seconds_after(*sum);
+                }
+                continue;
+            }
+            // Each sum's first value starts it where nothing was summed yet.
+            let mut acc = [0.0; SIDE_BY_SIDE];
+            let mut rest: [&[u32]; SIDE_BY_SIDE] = [&[]; SIDE_BY_SIDE];
+            for k in 0..SIDE_BY_SIDE {
+                (acc[k], rest[k]) = match (sums[k], narrow[k].split_first()) {
+                    (Some(sum), _) => (sum, narrow[k]),
+                    (None, Some((&first, more))) => (seconds(i64::from(first)), more),
+                    (None, None) => (0.0, &narrow[k][..0]),
+                };
+            }
+            let common = rest.iter().map(|r| r.len()).min().unwrap_or(0);
+            let [a, b, c, d] = rest.map(|r| &r[..common]);
+            for (((&a, &b), &c), &d) in a.iter().zip(b).zip(c).zip(d) {
+                let values = [a, b, c, d].map(|v| seconds(i64::from(v)));
+                for (sum, v) in acc.iter_mut().zip(values) {
+                    *sum += v;
                 }
             }
-            return Durations::Narrow(narrow_room);
-        }
-        wide_room.clear();
-        wide_room.reserve(n);
-        for part in parts {
-            match part {
-                Durations::Narrow(v) => wide_room.extend(v.iter().map(|&x| i64::from(x))),
-                Durations::Wide(v) => wide_room.extend_from_slice(v),
+            for k in 0..SIDE_BY_SIDE {
+                if sums[k].is_none() && narrow[k].is_empty() {
+                    continue;
+                }
+                let tail = rest[k][common..].iter();
+                sums[k] = Some(tail.fold(acc[k], |sum, &d| sum + seconds(i64::from(d))));
             }
         }
-        Durations::Wide(wide_room)
     }
 
-    /// Frees the room of values holding more than `bytes`.
-    fn release_over(&mut self, bytes: usize) {
-        match self {
-            Durations::Narrow(v) => release_over(v, bytes),
-            Durations::Wide(v) => release_over(v, bytes),
+    /// The values of `parts` laid end to end: the parts themselves where every one is
+    /// narrow, else joined into one wide vector.
+    pub(super) fn parts(parts: &[Durations]) -> Parts<'_> {
+        let narrow: Option<Vec<&[u32]>> = parts
+            .iter()
+            .map(|p| match p {
+                Durations::Narrow(v) => Some(v.as_slice()),
+                Durations::Wide(_) => None,
+            })
+            .collect();
+        if let Some(narrow) = narrow {
+            return Parts::Narrow(narrow);
         }
+        let mut wide = Vec::with_capacity(parts.iter().map(Durations::len).sum());
+        for part in parts {
+            match part {
+                Durations::Narrow(v) => wide.extend(v.iter().map(|&x| i64::from(x))),
+                Durations::Wide(v) => wide.extend_from_slice(v),
+            }
+        }
+        Parts::Wide(wide)
     }
 
     /// The values emptied, for another path's calls: a narrow vector's room.
@@ -238,9 +253,13 @@ impl Durations {
     }
 }
 
-thread_local! {
-    /// The room [`Durations::joined`] joins parts in.
-    static JOINED: std::cell::RefCell<Durations> = std::cell::RefCell::default();
+/// Sums [`Durations::sum_seconds_after_each`] runs side by side.
+const SIDE_BY_SIDE: usize = 4;
+
+/// [`Durations::parts`]: narrow slices, or every value widened.
+pub(super) enum Parts<'a> {
+    Narrow(Vec<&'a [u32]>),
+    Wide(Vec<i64>),
 }
 
 /// Wall-clock time covered by a rank's calls of one path, intervals merged as they come in
@@ -272,5 +291,48 @@ impl Coverage {
             Some((s, e)) => self.total + (e - s),
             None => 0.0,
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Durations;
+
+    proptest::proptest! {
+        /// Sums side by side give the bits of each sum on its own: any number of vectors,
+        /// of any lengths (empty ones too), narrow or wide, each continuing a sum or not.
+        #[test]
+        fn side_by_side_sums_equal_each_sum(
+            vectors in proptest::collection::vec(
+                (
+                    proptest::collection::vec(0i64..1 << 40, 0..300),
+                    proptest::option::of(0.0f64..1e3),
+                    proptest::bool::ANY,
+                ),
+                0..10,
+            ),
+        ) {
+            let durations: Vec<Durations> = vectors
+                .iter()
+                .map(|(values, _, wide)| {
+                    let mut d = Durations::default();
+                    for &v in values {
+                        // Narrow ones keep to `u32`.
+                        d.push(if *wide { v } else { v & 0xffff_ffff });
+                    }
+                    d
+                })
+                .collect();
+            let mut sums: Vec<Option<f64>> = vectors.iter().map(|v| v.1).collect();
+            let expected: Vec<Option<u64>> = durations
+                .iter()
+                .zip(&sums)
+                .map(|(d, &sum)| d.sum_seconds_after(sum).map(f64::to_bits))
+                .collect();
+            let all: Vec<&Durations> = durations.iter().collect();
+            Durations::sum_seconds_after_each(&all, &mut sums);
+            let got: Vec<Option<u64>> = sums.iter().map(|s| s.map(f64::to_bits)).collect();
+            proptest::prop_assert_eq!(got, expected);
+        }
     }
 }

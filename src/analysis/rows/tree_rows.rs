@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::flat::{py_sum, with_distribution_ns};
 use super::flat_jobs::load_region;
-use super::path_stats::{Bounds, Durations};
+use super::path_stats::{Bounds, Durations, Parts};
 use super::tree_jobs::{RankTree, TreeJobs};
 use super::{finish_rows, flat_row, RegionRow, RowOptions};
 use crate::analysis::error::Result;
@@ -88,6 +88,8 @@ impl TreeRows {
             }
         }
         let mut global: Vec<u32> = Vec::with_capacity(tree.paths.len());
+        // Own times, summed once the rank's paths are filed.
+        let mut own_times: Vec<Durations> = Vec::with_capacity(tree.paths.len());
         for p in tree.paths {
             let parent = p.parent.and_then(|l| global.get(l as usize).copied());
             let key = (parent.map_or(u32::MAX, |g| g), p.region);
@@ -111,13 +113,36 @@ impl TreeRows {
             let row = &mut self.paths[g as usize];
             row.calls += p.calls() as u64;
             row.durations.push(p.durations);
-            // Python's sum, left to right over the ranks' own times in order.
-            row.exclusive = p.exclusive.sum_seconds_after(row.exclusive);
-            jobs.recycle(p.exclusive);
+            own_times.push(p.exclusive);
             row.gpu.extend_from_slice(&p.gpu);
             row.coverage += p.coverage.length;
             row.totals.push(p.total);
             row.bounds.merge(&p.bounds);
+        }
+        // Python's sum, left to right over the ranks' own times in order: the sums of a
+        // rank's paths side by side, where each path is filed once (it always is: a path
+        // is its parent's and region's).
+        let mut distinct = global.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() == global.len() {
+            let mut sums: Vec<Option<f64>> = global
+                .iter()
+                .map(|&g| self.paths[g as usize].exclusive)
+                .collect();
+            let own: Vec<&Durations> = own_times.iter().collect();
+            Durations::sum_seconds_after_each(&own, &mut sums);
+            for (&g, sum) in global.iter().zip(sums) {
+                self.paths[g as usize].exclusive = sum;
+            }
+        } else {
+            for (&g, own) in global.iter().zip(&own_times) {
+                let row = &mut self.paths[g as usize];
+                row.exclusive = own.sum_seconds_after(row.exclusive);
+            }
+        }
+        for own in own_times {
+            jobs.recycle(own);
         }
     }
 
@@ -209,10 +234,10 @@ impl TreePaths<'_, '_> {
         if !self.jobs.options().distribution {
             return row;
         }
-        Durations::joined(&p.durations, |joined| match joined {
-            Durations::Narrow(d) => with_distribution_ns(d, row),
-            Durations::Wide(d) => with_distribution_ns(d, row),
-        })
+        match Durations::parts(&p.durations) {
+            Parts::Narrow(parts) => with_distribution_ns(&parts, row),
+            Parts::Wide(all) => with_distribution_ns(&[&all], row),
+        }
     }
 
     /// The table from every path's row, in path order, with the flat rows of the selected
