@@ -272,7 +272,7 @@ pub(super) fn region_row(
             ..base
         };
     }
-    let (row, total) = distribution_ns(&[&durations], base);
+    let (row, total) = distribution_ns(&[&durations], None, base);
     RegionRow {
         total,
         first,
@@ -306,35 +306,27 @@ pub(super) fn with_distribution(durations: &mut [f64], row: RegionRow) -> Region
     }
 }
 
-/// `row` with the average, extremes, standard deviation and percentiles of `durations` in
+/// `row` with the average, extremes, standard deviation and percentiles of durations in
 /// ns, each counted as [`seconds`] of it: the numbers [`with_distribution`] gives over those
 /// seconds, bit for bit (the conversion is monotonic, so the extremes and order statistics
 /// of the integers are those of the seconds), with the order statistics selected among
-/// the integers ([`quantiles::of_durations`]).
-pub(super) fn with_distribution_ns<T: Copy + Ord + Default + Into<i64>>(
-    durations: &[&[T]],
-    row: RegionRow,
-) -> RegionRow {
-    distribution_ns(durations, row).0
-}
-
-/// [`with_distribution_ns`], and the durations' sum in seconds (`np.sum`), which the mean
-/// divides; `None` without durations. The durations are the values of `parts` laid end to
-/// end, never joined; the seconds are converted as the sums reach them, never held.
+/// the integers ([`quantiles::of_durations`]); and the durations' sum in seconds
+/// (`np.sum`), which the mean divides; `None` without durations.
+///
+/// The durations are the values of `parts` laid end to end, never joined; the seconds are
+/// converted as the sums reach them, never held. `extremes`, where the caller found them as
+/// it kept the durations, saves a pass.
 pub(super) fn distribution_ns<T: Copy + Ord + Default + Into<i64>>(
     parts: &[&[T]],
+    extremes: Option<(i64, i64)>,
     row: RegionRow,
 ) -> (RegionRow, Option<f64>) {
     let to_seconds = |d: T| seconds(d.into());
-    let (mut least, mut most, mut len) = (i64::MAX, i64::MIN, 0usize);
-    for part in parts {
-        for &d in *part {
-            let d: i64 = d.into();
-            least = least.min(d);
-            most = most.max(d);
-        }
-        len += part.len();
-    }
+    let len = parts.iter().map(|p| p.len()).sum::<usize>();
+    let (least, most) = extremes.unwrap_or_else(|| {
+        let values = parts.iter().flat_map(|p| p.iter()).map(|&d| d.into());
+        values.fold((i64::MAX, i64::MIN), |(l, m), d: i64| (l.min(d), m.max(d)))
+    });
     // Four passes in two: the percentiles' histogram is counted as the sum reaches each
     // piece of the values, and their buckets' values gathered as the deviations do.
     let (sum, avg, std, p) = match len {

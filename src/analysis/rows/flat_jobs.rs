@@ -185,9 +185,9 @@ impl Pool {
     /// [`distribution_ns`] over the durations.
     fn distribution(&self, row: RegionRow) -> (RegionRow, Option<f64>) {
         if self.is_wide {
-            distribution_ns(&[&self.wide], row)
+            distribution_ns(&[&self.wide], None, row)
         } else {
-            distribution_ns(&[&self.narrow], row)
+            distribution_ns(&[&self.narrow], None, row)
         }
     }
 }

@@ -56,6 +56,49 @@ impl Bounds {
     }
 }
 
+/// The smallest and largest of some durations (ns), found as they are kept, so the
+/// statistics need no pass of their own for them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Extremes {
+    least: i64,
+    most: i64,
+}
+
+impl Default for Extremes {
+    fn default() -> Self {
+        Extremes {
+            least: i64::MAX,
+            most: i64::MIN,
+        }
+    }
+}
+
+impl Extremes {
+    #[inline]
+    pub(super) fn add(&mut self, d: i64) {
+        self.least = self.least.min(d);
+        self.most = self.most.max(d);
+    }
+
+    /// Takes in every value of `values`.
+    pub(super) fn add_all(&mut self, values: &[i64]) {
+        let (least, most) = values
+            .iter()
+            .fold((self.least, self.most), |(l, m), &d| (l.min(d), m.max(d)));
+        (self.least, self.most) = (least, most);
+    }
+
+    pub(super) fn merge(&mut self, other: &Extremes) {
+        self.least = self.least.min(other.least);
+        self.most = self.most.max(other.most);
+    }
+
+    /// (smallest, largest); `None` where nothing was added.
+    pub(super) fn get(&self) -> Option<(i64, i64)> {
+        (self.least <= self.most).then_some((self.least, self.most))
+    }
+}
+
 /// Durations in ns, as `u32` while every one fits.
 #[derive(Debug)]
 pub(super) enum Durations {

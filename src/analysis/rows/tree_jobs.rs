@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::parent_rows::{self, MAX_TIME};
-use super::path_stats::{Bounds, Coverage, Durations};
+use super::path_stats::{Bounds, Coverage, Durations, Extremes};
 use super::tree_walk::{self, RankInput, Walk, WalkRow};
 use super::{present_ranks, selected_indices, RowOptions};
 use crate::analysis::error::{Error, Result};
@@ -398,6 +398,8 @@ pub(super) struct RankPath {
     pub(super) parent: Option<u32>,
     pub(super) region: u32,
     pub(super) durations: Durations,
+    /// The smallest and largest of `durations`.
+    pub(super) extremes: Extremes,
     /// Own time of every call, ns, in order (folded across ranks in rank order).
     pub(super) exclusive: Durations,
     /// GPU time of every call of a row with GPU timing, ns, in order.
@@ -452,6 +454,7 @@ impl RankPath {
         let start = seconds(start) - origin;
         let end = seconds(end) - origin;
         self.durations.push(duration_ns);
+        self.extremes.add(duration_ns);
         self.exclusive.push(0);
         if let Some(g) = gpu {
             self.gpu.push(g);
@@ -503,6 +506,7 @@ impl RankPath {
                     *d = e.wrapping_sub(s);
                 }
                 self.durations.extend(room);
+                self.extremes.add_all(room);
             } else {
                 self.counted += starts.len();
             }

@@ -7,9 +7,9 @@
 
 use std::collections::HashMap;
 
-use super::flat::{py_sum, with_distribution_ns};
+use super::flat::{distribution_ns, py_sum};
 use super::flat_jobs::load_region;
-use super::path_stats::{Bounds, Durations, Parts};
+use super::path_stats::{Bounds, Durations, Extremes, Parts};
 use super::tree_jobs::{RankTree, TreeJobs};
 use super::{finish_rows, flat_row, RegionRow, RowOptions};
 use crate::analysis::error::Result;
@@ -38,6 +38,7 @@ struct PathRow {
     /// Every call's duration, in rank order: each rank's durations as the job gave them
     /// (appending them to one vector copied and faulted in most of them twice).
     durations: Vec<Durations>,
+    extremes: Extremes,
     exclusive: Option<f64>,
     gpu: Vec<i64>,
     coverage: f64,
@@ -101,6 +102,7 @@ impl TreeRows {
                     path,
                     calls: 0,
                     durations: Vec::new(),
+                    extremes: Extremes::default(),
                     exclusive: None,
                     gpu: Vec::new(),
                     coverage: 0.0,
@@ -113,6 +115,7 @@ impl TreeRows {
             let row = &mut self.paths[g as usize];
             row.calls += p.calls() as u64;
             row.durations.push(p.durations);
+            row.extremes.merge(&p.extremes);
             own_times.push(p.exclusive);
             row.gpu.extend_from_slice(&p.gpu);
             row.coverage += p.coverage.length;
@@ -235,8 +238,8 @@ impl TreePaths<'_, '_> {
             return row;
         }
         match Durations::parts(&p.durations) {
-            Parts::Narrow(parts) => with_distribution_ns(&parts, row),
-            Parts::Wide(all) => with_distribution_ns(&[&all], row),
+            Parts::Narrow(parts) => distribution_ns(&parts, p.extremes.get(), row).0,
+            Parts::Wide(all) => distribution_ns(&[&all], p.extremes.get(), row).0,
         }
     }
 
