@@ -1,6 +1,7 @@
 //! What a call path keeps of its calls while the call tree streams: the durations and own
-//! times (as 32-bit integers while they fit), the wall-clock coverage of one rank's calls merged as
-//! they come in start order, and the first and last calls.
+//! times (as 32-bit integers while they fit) and the durations' extremes, the wall-clock
+//! coverage of one rank's calls merged as they come in start order, and the first and last
+//! calls; and how the durations are read back, rank by rank, and the own times summed.
 
 /// The call that starts first and the one that ends last (their (time, duration), the
 /// first of equals kept), the earliest start, and whether any call nests in its own region.
