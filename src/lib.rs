@@ -112,4 +112,5 @@ pub mod convert;
 pub mod hdf5lite;
 pub mod io;
 pub mod schema;
+pub mod text;
 pub mod trace;

@@ -8,6 +8,7 @@ use crate::hdf5lite::model::{
     ByteOrder, CharSet, Datatype, ReferenceKind, Shape, StrPad, StringLength,
 };
 use crate::hdf5lite::reader::{value, Storage, Value};
+use crate::text::{escape, quoted};
 
 impl Display for Datatype {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -70,7 +71,7 @@ impl Display for Datatype {
                 f.write_str("compound{")?;
                 for (i, m) in members.iter().enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
-                    write!(f, "{sep}{}: {}", m.name, m.datatype)?;
+                    write!(f, "{sep}{}: {}", escape(&m.name), m.datatype)?;
                 }
                 f.write_str("}")
             }
@@ -79,8 +80,8 @@ impl Display for Datatype {
                 for (i, m) in members.iter().enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
                     match enum_value(base, &m.value) {
-                        Some(v) => write!(f, "{sep}{} = {v}", m.name)?,
-                        None => write!(f, "{sep}{}", m.name)?,
+                        Some(v) => write!(f, "{sep}{} = {v}", escape(&m.name))?,
+                        None => write!(f, "{sep}{}", escape(&m.name))?,
                     }
                 }
                 f.write_str("}")
@@ -100,7 +101,7 @@ impl Display for Datatype {
                 }
                 Ok(())
             }
-            Datatype::Opaque { size, tag } => write!(f, "opaque[{size}] {tag:?}"),
+            Datatype::Opaque { size, tag } => write!(f, "opaque[{size}] {}", quoted(tag)),
             Datatype::Reference { kind, .. } => f.write_str(match kind {
                 ReferenceKind::Object => "object reference",
                 ReferenceKind::Region => "region reference",
@@ -286,13 +287,13 @@ impl Display for ValueText<'_> {
             Value::String(s) => {
                 let shown: String = s.chars().take(self.max_chars).collect();
                 if shown.len() < s.len() {
-                    write!(f, "{shown:?}…")
+                    write!(f, "{}…", quoted(&shown))
                 } else {
-                    write!(f, "{s:?}")
+                    f.write_str(&quoted(s))
                 }
             }
             Value::Bytes(b) => write!(f, "bytes {}", hex(&b[..b.len().min(self.max_chars)])),
-            Value::Enum { name: Some(n), .. } => f.write_str(n),
+            Value::Enum { name: Some(n), .. } => f.write_str(&escape(n)),
             Value::Enum { name: None, value } => write!(f, "{value}"),
             Value::Compound(ms) => {
                 let types: Vec<&Datatype> = match self.datatype {
@@ -303,9 +304,9 @@ impl Display for ValueText<'_> {
                 };
                 self.list(
                     f,
-                    ms.iter()
-                        .enumerate()
-                        .map(|(i, (n, v))| format!("{n}: {}", self.of(v, types.get(i).copied()))),
+                    ms.iter().enumerate().map(|(i, (n, v))| {
+                        format!("{}: {}", escape(n), self.of(v, types.get(i).copied()))
+                    }),
                     ms.len(),
                     ("{", "}"),
                 )
@@ -483,6 +484,9 @@ mod tests {
         assert_eq!(text(&pair), "[0.10000000149011612, -2.5]");
         assert_eq!(text(&Value::Float(f64::NAN)), "NaN");
         assert_eq!(text(&Value::String("a\"b".into())), "\"a\\\"b\"");
+        // Controls in the style of every terminal text (crate::text): OSC 0 … BEL.
+        let osc = Value::String("t\x1b]0;x\x07\u{9b}".into());
+        assert_eq!(text(&osc), r#""t\x1b]0;x\a\x9b""#);
         let s = "x".repeat(100);
         assert_eq!(text(&Value::String(s)), format!("\"{}\"…", "x".repeat(64)));
         let compound = Value::Compound(vec![

@@ -8,6 +8,7 @@ use super::{LinkNode, Node, NodeKind};
 use crate::hdf5lite::model::{Datatype, Shape};
 use crate::hdf5lite::reader::Value;
 use crate::hdf5lite::Error;
+use crate::text::escape;
 
 /// Writes one line per node (`/path  dataset  i64 LE  [3]  contiguous`), its attributes
 /// (`    @name: type shape = value`) and its values (`    = [1, 2, …]`), shortened for
@@ -20,14 +21,15 @@ pub fn write_text(out: &mut impl Write, nodes: impl IntoIterator<Item = Node>) -
 }
 
 fn write_node(out: &mut impl Write, node: &Node) -> io::Result<()> {
-    let path = &node.path;
+    // Names, link targets and messages come from the file: shown escaped (crate::text).
+    let path = escape(&node.path);
     let attributes = match &node.kind {
         NodeKind::Group {
             attributes,
             same_as,
         } => {
             match same_as {
-                Some(first) => writeln!(out, "{path}  group (same as {first})")?,
+                Some(first) => writeln!(out, "{path}  group (same as {})", escape(first))?,
                 None => writeln!(out, "{path}  group")?,
             }
             attributes.as_slice()
@@ -53,10 +55,15 @@ fn write_node(out: &mut impl Write, node: &Node) -> io::Result<()> {
         }
         NodeKind::Link(link) => {
             match link {
-                LinkNode::Soft { target } => writeln!(out, "{path}  soft link -> {target}")?,
-                LinkNode::External { file, target } => {
-                    writeln!(out, "{path}  external link -> {file}:{target}")?
+                LinkNode::Soft { target } => {
+                    writeln!(out, "{path}  soft link -> {}", escape(target))?
                 }
+                LinkNode::External { file, target } => writeln!(
+                    out,
+                    "{path}  external link -> {}:{}",
+                    escape(file),
+                    escape(target)
+                )?,
                 LinkNode::UserDefined => writeln!(out, "{path}  user-defined link")?,
             }
             &[]
@@ -78,14 +85,14 @@ fn write_node(out: &mut impl Write, node: &Node) -> io::Result<()> {
             Ok(v) => writeln!(
                 out,
                 "    @{}: {} {extent} = {}",
-                a.name,
+                escape(&a.name),
                 a.datatype,
                 ValueText::typed(v, &a.datatype)
             )?,
             Err(e) => writeln!(
                 out,
                 "    @{}: {} {extent} ! {}",
-                a.name,
+                escape(&a.name),
                 a.datatype,
                 reason(e)
             )?,
@@ -131,5 +138,5 @@ impl std::fmt::Display for Elements<'_> {
 
 /// An error's message, with the object path when it names a part other than the line's.
 fn reason(e: &Error) -> String {
-    e.message().to_string()
+    escape(e.message()).into_owned()
 }
