@@ -108,6 +108,7 @@
 //! ```
 
 pub mod analysis;
+pub mod chart;
 pub mod convert;
 pub mod hdf5lite;
 pub mod io;

@@ -16,6 +16,9 @@ pub enum Error {
     Corrupt(String),
     /// Writing an output failed.
     Write(std::io::Error),
+    /// The profile lacks what was asked for (a chart of calls from a profile that stores
+    /// none, stacks of calls that do not nest): the sentence says what.
+    Unavailable(String),
 }
 
 /// Result alias of the analysis layer.
@@ -28,6 +31,7 @@ impl fmt::Display for Error {
             Error::Corrupt(m) => write!(f, "damaged profile: {m}"),
             Error::NoSummary => write!(f, "the profile stores no summary_statistics"),
             Error::Write(e) => write!(f, "write failed: {e}"),
+            Error::Unavailable(m) => write!(f, "{m}"),
         }
     }
 }
@@ -37,7 +41,7 @@ impl std::error::Error for Error {
         match self {
             Error::Profile(e) => Some(e),
             Error::Write(e) => Some(e),
-            Error::NoSummary | Error::Corrupt(_) => None,
+            Error::NoSummary | Error::Corrupt(_) | Error::Unavailable(_) => None,
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod error;
 pub mod events;
 pub mod export;
 pub mod load;
+pub mod lod;
 pub mod metadata;
 pub mod numeric;
 pub mod overview;
@@ -35,6 +36,7 @@ pub mod quantiles;
 pub mod report;
 pub mod rows;
 pub mod selection;
+pub mod stacks;
 pub mod units;
 mod view;
 

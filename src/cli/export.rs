@@ -25,6 +25,12 @@ use super::Failure;
 ///                 source_lineno, start_times_ns, end_times_ns, gpu_durations_ns?,
 ///                 thread_ids?, task_ids?, exclusive_total_ns? | aggregate}],
 ///                 threads?, tasks?} — the reference's `export json` layout.
+///   flamegraph    a standalone SVG flame graph of the aggregated call stacks (no script;
+///                 hover a frame for its time, share and path): every rank merged, or one
+///                 file per rank with --per-rank (OUT_rank<N>.svg). A .png output is drawn
+///                 as a picture instead.
+///   folded        collapsed stacks, one line per call path with its own time in ns
+///                 (`main;solve;kernel 1234`), for flamegraph.pl, inferno and speedscope.
 ///
 /// All ranks are exported unless --ranks is given. Calls are read row by row and written
 /// as they are read, so large profiles export in little memory. The output is written to a
@@ -35,6 +41,9 @@ use super::Failure;
 ///   sp export chrome-trace run.h5 --ranks 0-3 -o trace.json
 ///   sp export speedscope run.h5 -o run.speedscope.json          # drop on speedscope.app
 ///   sp export json run.h5 -o run.json
+///   sp export flamegraph run.h5 -o flame.svg --threshold 0.5
+///   sp export flamegraph run.h5 --ranks 0-3 --per-rank -o flame.svg   # flame_rank0.svg …
+///   sp export folded run.h5 -o run.folded && flamegraph.pl run.folded > flame.svg
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
@@ -49,6 +58,8 @@ pub struct Opts {
     /// Ranks to export, e.g. `0 2` or `0-3` (default: all).
     #[arg(long, num_args = 1..)]
     ranks: Option<Vec<String>>,
+    #[command(flatten)]
+    stacks: super::flamegraph::StackOpts,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,6 +67,8 @@ enum OutputFormat {
     ChromeTrace,
     Speedscope,
     Json,
+    Flamegraph,
+    Folded,
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
@@ -65,7 +78,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         OutputFormat::ChromeTrace => Format::ChromeTrace,
         OutputFormat::Speedscope => Format::Speedscope,
         OutputFormat::Json => Format::Json,
+        OutputFormat::Flamegraph | OutputFormat::Folded => {
+            let folded = opts.format == OutputFormat::Folded;
+            return opts.stacks.run(folded, &opts.file, &opts.output, selection);
+        }
     };
+    opts.stacks.only_for_stacks()?;
     let path = &opts.file;
     let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
     let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;

@@ -18,6 +18,8 @@ use sp::{analysis, convert, hdf5lite};
 pub enum Failure {
     /// Arguments clap cannot check: a `--ranks` spec, a region pattern (exit status 2).
     Usage(SelectionError),
+    /// Any other usage error clap cannot check, already phrased (exit status 2).
+    UsageText(String),
     /// A file could not be opened, created, read or written.
     Io {
         path: PathBuf,
@@ -57,6 +59,11 @@ impl Failure {
             path: None,
             message: message.into(),
         }
+    }
+
+    /// A usage error clap cannot check, already phrased (exit status 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure::UsageText(message.into())
     }
 
     /// A failure concerning one file, already phrased: `path: message`.
@@ -110,14 +117,14 @@ impl Failure {
                 error.is_output().then(|| output.display().to_string())
             }
             Failure::Other { path, .. } => path.clone(),
-            Failure::Usage(_) | Failure::Stdout(_) => None,
+            Failure::Usage(_) | Failure::UsageText(_) | Failure::Stdout(_) => None,
         }
     }
 
     /// Exit status: 2 for a usage error, 1 for a failure of the work.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Failure::Usage(_) => 2,
+            Failure::Usage(_) | Failure::UsageText(_) => 2,
             _ => 1,
         }
     }
@@ -132,6 +139,7 @@ impl Failure {
     fn message(&self) -> String {
         match self {
             Failure::Usage(e) => e.to_string(),
+            Failure::UsageText(m) => m.clone(),
             Failure::Io { action, error, .. } => format!("{action}: {error}"),
             Failure::Hdf5 { error, .. } => format!("not a readable HDF5 file: {error}"),
             Failure::Convert { error, .. } => error.to_string(),
@@ -161,7 +169,7 @@ impl std::error::Error for Failure {
             Failure::Hdf5 { error, .. } => Some(error),
             Failure::Convert { error, .. } => Some(error),
             Failure::Analysis { error, .. } => Some(error),
-            Failure::Other { .. } => None,
+            Failure::Other { .. } | Failure::UsageText(_) => None,
         }
     }
 }

@@ -7,6 +7,7 @@ mod completions;
 mod convert;
 mod export;
 mod failure;
+mod flamegraph;
 mod inputs;
 mod inspect;
 mod local_file;

@@ -111,6 +111,13 @@ test('lanes of any ranks, nested calls stacked, from the heatmap and the table',
   // The calls are wide enough to read: many are named inside their rectangle (over 36 px).
   const wide = await page.evaluate(() => { const r = SP.current.tl.rects; let n = 0; for (let k = 0; k < r.length; k += 5) if (r[k + 1] - r[k] > 36) n++; return n; });
   assert.ok(wide >= 30, `${wide} calls wide enough for a label`);
+  // Region colours are the library's (sp::chart::color, as `sp plot` draws them): one per
+  // region and theme, golden-angle hues.
+  const colors = await page.evaluate(() => ({
+    n: SP.current.info.regions, light: SP.current.info.region_colors.light.length,
+    c1: SP.regionColor(SP.current, 1, false, false), d2: SP.regionColor(SP.current, 2, true, false), m7: SP.regionColor(SP.current, 7, true, true),
+  }));
+  assert.deepEqual(colors, { n: colors.n, light: colors.n, c1: 'hsl(137.5,62%,74%)', d2: 'hsl(275.0,52%,34%)', m7: 'hsl(242.6,24%,30%)' });
   await themed(page, '10-timeline-small-fit');
   await zoomIn(page, 2, 100);
   await themed(page, '10-timeline-small-zoomed');

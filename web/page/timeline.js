@@ -102,25 +102,18 @@ TL.request = async (fs) => {
   if (TL.again) { TL.again = false; TL.request(fs); }
 };
 
-// The colour of region `id` (its index in the profile's region table): golden-angle hues,
-// so neighbours differ and the same region has the same colour in every lane and on every
-// load; lighter in the light theme. A merged block (many calls, `merged`) takes its
-// dominant region's hue, paler and greyer (with a band of the full colour at its foot), so
-// it reads apart from one call. The one colour
+// The colour of region `id` (its index in the profile's region table) in file `fs`: the
+// library's one colour function (sp::chart::color, the same colours as `sp plot`), sent
+// with the file when it opened: golden-angle hues, so neighbours differ and the same region
+// has the same colour in every lane, chart and load; lighter in the light theme. A merged
+// block (many calls, `merged`) takes its dominant region's hue, paler and greyer (with a
+// band of the full colour at its foot), so it reads apart from one call. The one colour
 // function of the page: use it wherever a region needs a colour.
-SP.regionColor = (id, dark, merged) => {
-  const key = (dark ? 'd' : 'l') + (merged ? 'm' : 'c') + id;
-  let c = TL.palette.get(key);
-  if (!c) {
-    const hue = ((id * 137.508) % 360).toFixed(1);
-    const step = [0, 6, -6][id % 3];
-    const [sat, light] = dark ? (merged ? [24, 30] : [52, 40 + step]) : (merged ? [26, 80] : [62, 68 + step]);
-    c = 'hsl(' + hue + ',' + sat + '%,' + light + '%)';
-    TL.palette.set(key, c);
-  }
-  return c;
+SP.regionColor = (fs, id, dark, merged) => {
+  const colors = fs.info.region_colors;
+  const list = colors && colors[(dark ? 'dark' : 'light') + (merged ? '_merged' : '')];
+  return (list && list[id]) || (dark ? '#555b66' : '#b8bec9');
 };
-TL.palette = new Map();
 
 // A count with thousands separators (toLocaleString is slow for a label per shape).
 TL.count = (n) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
@@ -213,7 +206,7 @@ TL.draw = (fs) => {
   for (const [key, list] of groups) {
     const region = key >> 1;
     ctx.globalAlpha = highlight >= 0 && region !== highlight ? 0.25 : 1;
-    ctx.fillStyle = SP.regionColor(region, dark, key & 1);
+    ctx.fillStyle = SP.regionColor(fs, region, dark, key & 1);
     for (let i = 0; i < list.length; i += 4) ctx.fillRect(list[i], list[i + 1], list[i + 2], list[i + 3]);
   }
   ctx.globalAlpha = 1;

@@ -12,7 +12,8 @@
 //! Requests (`op` and its fields) and answers (inside `{"ok": …}`):
 //! - `open {blob, name, size}` → the file's id, kind (`profile`, or `hdf5` for any other
 //!   HDF5 file, with a `notice`), schema, layout, ranks, regions, calls, `tree`
-//!   (`loaded`, `available` or `too-large`), metadata, `ops` and `io`.
+//!   (`loaded`, `available` or `too-large`), metadata, `ops`, `io` and `region_colors`
+//!   (each region's colour per theme, from [`sp::chart::color`]).
 //! - `tree {file}` → reads the whole profile; `tree` as above.
 //! - `table {file, tree, include, exclude, ranks, sort, mode}` → `rows` (see
 //!   [`rows_json`](crate::rows::rows_json)), `source` (`tree` or `index`).
@@ -212,6 +213,7 @@ impl Session {
                 .iter()
                 .map(|r| r.name.as_str())
                 .collect::<Vec<_>>());
+            answer["region_colors"] = region_colors(p.regions.len());
             answer["calls"] = json!(loaded.calls);
             answer["tree"] = json!(loaded.tree_state());
             answer["tree_limit"] = json!(TREE_CALLS);
@@ -320,4 +322,16 @@ fn load_profile(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, St
             }
         }
     }
+}
+
+/// The colours of regions `0..n` (the library's one colour function), for the page to draw
+/// with: `light`, `dark`, and the paler `light_merged` and `dark_merged` of merged blocks.
+fn region_colors(n: usize) -> Json {
+    use sp::chart::color::{palette_css, Theme};
+    json!({
+        "light": palette_css(n, Theme::Light, false),
+        "dark": palette_css(n, Theme::Dark, false),
+        "light_merged": palette_css(n, Theme::Light, true),
+        "dark_merged": palette_css(n, Theme::Dark, true),
+    })
 }

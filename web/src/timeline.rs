@@ -1,21 +1,18 @@
 //! The timeline: chosen ranks as lanes in numeric order, each rank's calls stacked by
 //! nesting depth (a flame chart), from the library's call tree
 //! ([`sp::analysis::calltree`]). A rank's rows are read when its lanes first come into view;
-//! each view is then drawn from a level-of-detail pass ([`lod`]): a call at least a pixel
-//! wide is one rectangle, and runs of narrower calls merge into one block that carries its
-//! dominant region, so a frame costs a few searches per pixel column and lane however many
-//! calls are in range. Ranks that ran one after another (or on clocks far apart) are drawn
-//! each from its own first call.
-
-mod lod;
+//! each view is then drawn from the library's level-of-detail pass ([`sp::analysis::lod`]):
+//! a call at least a pixel wide is one rectangle, and runs of narrower calls merge into one
+//! block that carries its dominant region, so a frame costs a few searches per pixel column
+//! and lane however many calls are in range. Ranks that ran one after another (or on clocks
+//! far apart) are drawn each from its own first call.
 
 use serde_json::{json, Value as Json};
 use sp::analysis::calltree;
 use sp::analysis::events::RowSource;
+use sp::analysis::lod::{shapes, Lane};
 use sp::analysis::units::duration_text;
 use sp::schema::{Profile, RankCalls, Region};
-
-use lod::{shapes, Lane};
 
 /// A rank's lanes, once read.
 struct RankLanes {
@@ -370,7 +367,10 @@ fn read_rank(profile: &Profile, source: &dyn RowSource, rank: u32) -> Result<Ran
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lod::tests::lane_of;
+
+    fn lane_of(calls: &[(i64, i64, u32)]) -> Lane {
+        Lane::of_calls(calls, 64)
+    }
 
     /// A timeline of ranks already read, each one lane of calls.
     fn timeline(ranks: Vec<Vec<(i64, i64, u32)>>) -> Timeline {

@@ -1,5 +1,6 @@
 //! The level of detail of one lane: its calls in start order, and the shapes they make at
-//! a scale. A call at least a pixel wide is one rectangle; a run of narrower calls with
+//! a scale. Below every picture of calls in time order (the page's timeline, the gantt and
+//! flame chart of `sp plot`), so a 64 M-call run makes as many shapes as a small one. A call at least a pixel wide is one rectangle; a run of narrower calls with
 //! gaps under a pixel is one block. Finding the shapes costs a few searches per pixel
 //! column, each stepping forward from the last ([`gallop`]), whatever the number of calls.
 //!
@@ -12,14 +13,14 @@ use std::cmp::Reverse;
 
 /// One lane: one rank's calls at one depth, in start order.
 #[derive(Default)]
-pub(super) struct Lane {
-    pub(super) starts: Vec<i64>,
+pub struct Lane {
+    pub starts: Vec<i64>,
     /// Each call's end, or the latest end before it if later: kept in order so a view can
     /// binary-search them (calls at one depth do not overlap when they nest).
-    pub(super) ends: Vec<i64>,
-    pub(super) regions: Vec<u32>,
+    pub ends: Vec<i64>,
+    pub regions: Vec<u32>,
     /// `busy[k]`: the durations of calls `[0, k)` summed.
-    pub(super) busy: Vec<i64>,
+    pub busy: Vec<i64>,
     /// The lane's calls by region, the region with the most time first.
     by_region: Vec<RegionCalls>,
 }
@@ -43,7 +44,7 @@ impl RegionCalls {
 const SCAN: usize = 16;
 
 impl Lane {
-    pub(super) fn push(&mut self, start: i64, end: i64, region: u32) {
+    pub fn push(&mut self, start: i64, end: i64, region: u32) {
         if self.busy.is_empty() {
             self.busy.push(0);
         }
@@ -56,8 +57,28 @@ impl Lane {
         self.regions.push(region);
     }
 
+    /// A finished lane of `(start, end, region)` calls in start order, region ids below
+    /// `regions`.
+    pub fn of_calls(calls: &[(i64, i64, u32)], regions: usize) -> Lane {
+        let mut lane = Lane::default();
+        for &(s, e, r) in calls {
+            lane.push(s, e, r);
+        }
+        lane.finish(regions);
+        lane
+    }
+
+    /// The number of calls.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
     /// Groups the calls by region, once all are pushed (`regions`: the profile's count).
-    pub(super) fn finish(&mut self, regions: usize) {
+    pub fn finish(&mut self, regions: usize) {
         if self.busy.is_empty() {
             self.busy.push(0);
         }
@@ -88,7 +109,7 @@ impl Lane {
     /// time, and the time of all of them (ns). `cursors` (one per region of the lane, or
     /// empty) hold where each region's search may start: blocks asked left to right reuse
     /// them, so each search steps a short way forward through memory it just read.
-    pub(super) fn dominant(&self, i: usize, j: usize, cursors: &mut Vec<usize>) -> (u32, i64, i64) {
+    pub fn dominant(&self, i: usize, j: usize, cursors: &mut Vec<usize>) -> (u32, i64, i64) {
         let busy = self.busy[j] - self.busy[i];
         let mut best = (u32::MAX, -1i64);
         let better = |best: &mut (u32, i64), region: u32, t: i64| {
@@ -163,22 +184,16 @@ fn gallop<T: Copy>(v: &[T], from: usize, before: impl Fn(T) -> bool) -> usize {
 
 /// One shape of a view: the lane's calls `[first, end)` over pixels `[x0, x1]`: one call,
 /// or a merged block of calls each narrower than a pixel.
-pub(super) struct Shape {
-    pub(super) x0: f32,
-    pub(super) x1: f32,
-    pub(super) first: usize,
-    pub(super) end: usize,
+pub struct Shape {
+    pub x0: f32,
+    pub x1: f32,
+    pub first: usize,
+    pub end: usize,
 }
 
 /// The level-of-detail shapes of one lane in `[t0, t1]` at `scale` pixels per ns, left to
 /// right, each given to `emit` until it returns false.
-pub(super) fn shapes(
-    lane: &Lane,
-    t0: f64,
-    t1: f64,
-    scale: f64,
-    mut emit: impl FnMut(Shape) -> bool,
-) {
+pub fn shapes(lane: &Lane, t0: f64, t1: f64, scale: f64, mut emit: impl FnMut(Shape) -> bool) {
     let px = |t: i64| ((t as f64 - t0) * scale) as f32;
     // The time at pixel x.
     let time = |x: f32| t0 + f64::from(x) / scale;
@@ -227,17 +242,11 @@ pub(super) fn shapes(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
 
-    /// A finished lane of `(start, end, region)` calls.
-    pub(in crate::timeline) fn lane_of(calls: &[(i64, i64, u32)]) -> Lane {
-        let mut lane = Lane::default();
-        for &(s, e, r) in calls {
-            lane.push(s, e, r);
-        }
-        lane.finish(64);
-        lane
+    fn lane_of(calls: &[(i64, i64, u32)]) -> Lane {
+        Lane::of_calls(calls, 64)
     }
 
     fn lane(calls: &[(i64, i64)]) -> Lane {

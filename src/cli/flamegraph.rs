@@ -1,0 +1,167 @@
+//! `sp export flamegraph` and `sp export folded`: the shell over the aggregated call stacks
+//! ([`sp::analysis::stacks`]) and their flame graph ([`sp::chart::flamegraph`]). Every
+//! output is computed before any is written, then each is published atomically.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use sp::analysis::{load, metadata, Selection};
+use sp::chart::color::Theme;
+use sp::chart::flamegraph::{self, Options, Order};
+use sp::chart::svg::{write_sized, Sizing};
+use sp::chart::{encode, Format};
+use sp::hdf5lite::reader::File;
+use sp::schema::EventReader;
+
+use super::local_file::LocalFile;
+use super::output::{prepare, AtomicOutput};
+use super::Failure;
+
+/// The options of the stack exports (flamegraph, folded).
+#[derive(Debug, Args)]
+pub struct StackOpts {
+    /// flamegraph, folded: use only regions whose name matches one of these regexes.
+    #[arg(long, num_args = 1..)]
+    include: Option<Vec<String>>,
+    /// flamegraph, folded: skip regions whose name matches one of these regexes.
+    #[arg(long, num_args = 1..)]
+    exclude: Option<Vec<String>>,
+    /// flamegraph, folded: one output per rank, named OUT_rank<N>.EXT, instead of every
+    /// rank merged.
+    #[arg(long)]
+    per_rank: bool,
+    /// flamegraph: document width in pixels.
+    #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(200..=20000))]
+    width: u32,
+    /// flamegraph: leave out frames with less than this percentage of the time.
+    #[arg(long, default_value_t = 0.1, value_name = "PERCENT")]
+    threshold: f64,
+    /// flamegraph: a fixed pixel size and an XML prolog (a standalone file), instead of a
+    /// viewBox alone that scales to the element it is inlined into.
+    #[arg(long)]
+    fixed_width: bool,
+    /// flamegraph: colours for a light or a dark background.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    theme: ThemeArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ThemeArg {
+    Light,
+    Dark,
+}
+
+impl ThemeArg {
+    pub fn theme(self) -> Theme {
+        match self {
+            ThemeArg::Light => Theme::Light,
+            ThemeArg::Dark => Theme::Dark,
+        }
+    }
+}
+
+impl StackOpts {
+    /// Refuses the stack options for the other formats (a usage error).
+    pub fn only_for_stacks(&self) -> Result<(), Failure> {
+        if self.include.is_some() || self.exclude.is_some() || self.per_rank {
+            return Err(Failure::usage(
+                "--include, --exclude and --per-rank apply to flamegraph and folded only",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Writes the flame graph (or with `folded`, the folded stacks) of `file` to `output`.
+    pub fn run(
+        &self,
+        folded: bool,
+        file: &Path,
+        output: &Path,
+        ranks: Selection,
+    ) -> Result<(), Failure> {
+        if !(0.0..=100.0).contains(&self.threshold) {
+            return Err(Failure::usage("--threshold is a percentage, from 0 to 100"));
+        }
+        let mut selection = Selection::new(self.include.as_deref(), self.exclude.as_deref(), None)?;
+        selection.ranks = ranks.ranks;
+        let source = LocalFile::open(file).map_err(|e| Failure::io(file, "cannot open", e))?;
+        let h5 = File::open(source).map_err(|e| Failure::hdf5(file, e))?;
+        let fail = |e| Failure::analysis(file, e);
+        let profile = load::read_index(&h5).map_err(fail)?;
+        let reader = EventReader::open(&h5).map_err(|e| fail(e.into()))?;
+        let rows: &dyn sp::analysis::RowSource = match &reader {
+            Some(r) => r,
+            None => &sp::analysis::events::Loaded,
+        };
+        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let label = metadata::label(&profile).or(stem).unwrap_or_default();
+        let outputs: Vec<(Option<u32>, Vec<u8>)> = if folded {
+            let groups = flamegraph::stack_groups(&profile, rows, &selection, self.per_rank)
+                .map_err(fail)?;
+            groups
+                .into_iter()
+                .map(|(rank, s)| {
+                    let mut text = Vec::new();
+                    s.write_folded(&mut text).map(|()| (rank, text))
+                })
+                .collect::<std::io::Result<_>>()
+                .map_err(|e| Failure::analysis(output, e.into()))?
+        } else {
+            let opts = Options {
+                width: self.width as f32,
+                threshold: self.threshold / 100.0,
+                order: Order::Name,
+                theme: self.theme.theme(),
+                desc: format!(
+                    "Drawn by sp {}: sp export flamegraph {}",
+                    env!("CARGO_PKG_VERSION"),
+                    file.display()
+                ),
+                ..Options::default()
+            };
+            let sizing = if self.fixed_width {
+                Sizing::Fixed
+            } else {
+                Sizing::Scalable
+            };
+            let format = Format::of_path(&output.to_string_lossy(), 1.0);
+            let scenes =
+                flamegraph::scenes(&profile, rows, &selection, &label, self.per_rank, &opts)
+                    .map_err(fail)?;
+            let mut out = Vec::with_capacity(scenes.len());
+            for (rank, scene) in scenes {
+                let bytes = match format {
+                    Format::Svg => write_sized(&scene, sizing).into_bytes(),
+                    _ => {
+                        encode(&scene, format).map_err(|e| Failure::in_file(output.display(), e))?
+                    }
+                };
+                out.push((rank, bytes));
+            }
+            out
+        };
+        let mut pending = Vec::with_capacity(outputs.len());
+        for (rank, bytes) in outputs {
+            let path = rank.map_or_else(|| output.to_path_buf(), |r| per_rank_path(output, r));
+            prepare(&path)?;
+            let mut out = AtomicOutput::create(&path)?;
+            std::io::Write::write_all(out.writer(), &bytes)
+                .map_err(|e| Failure::io(&path, "cannot write", e))?;
+            pending.push(out);
+        }
+        pending.into_iter().try_for_each(AtomicOutput::commit)
+    }
+}
+
+/// `flame.svg` → `flame_rank3.svg`, as the reference names its per-rank files.
+fn per_rank_path(output: &Path, rank: u32) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match output.extension() {
+        Some(ext) => format!("{stem}_rank{rank}.{}", ext.to_string_lossy()),
+        None => format!("{stem}_rank{rank}"),
+    };
+    output.with_file_name(name)
+}
