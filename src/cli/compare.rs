@@ -1,7 +1,7 @@
 //! `sp diff` and `sp check`: the shell over [`sp::analysis::compare`] — arguments, the two
 //! files (read on two threads), and the exit status of a check.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -9,6 +9,7 @@ use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric
 use sp::analysis::Selection;
 use sp::hdf5lite::reader::File;
 use sp::schema::Profile;
+use sp::text::Show;
 
 use super::local_file::LocalFile;
 use super::selection::RegionFilter;
@@ -167,7 +168,9 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
     let comparison = compare::diff(&loaded.a, &loaded.b, &loaded.selection, &options);
     let (a, b) = loaded.sides();
     let mut out = std::io::stdout().lock();
-    compare::write_diff(&mut out, loaded.format, &a, &b, &comparison).map_err(Failure::Stdout)?;
+    let show = Show::for_terminal(out.is_terminal());
+    compare::write_diff_shown(&mut out, loaded.format, show, &a, &b, &comparison)
+        .map_err(Failure::Stdout)?;
     out.flush().map_err(Failure::Stdout)
 }
 
@@ -187,7 +190,9 @@ pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
     );
     let (a, b) = loaded.sides();
     let mut out = std::io::stdout().lock();
-    compare::write_check(&mut out, loaded.format, &a, &b, &outcome).map_err(Failure::Stdout)?;
+    let show = Show::for_terminal(out.is_terminal());
+    compare::write_check_shown(&mut out, loaded.format, show, &a, &b, &outcome)
+        .map_err(Failure::Stdout)?;
     out.flush().map_err(Failure::Stdout)?;
     Ok(outcome.passed())
 }

@@ -1,7 +1,7 @@
 //! `sp convert`: merge per-rank native output into one schema-3 profile, with the inputs,
 //! defaults and output of `scope-profiler import-native`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -11,7 +11,8 @@ mod progress;
 mod stream;
 
 use super::inputs::{self, InputPath};
-use super::{summary, Failure};
+use super::Failure;
+use sp::text::Show;
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
 #[derive(Debug, Args)]
@@ -116,10 +117,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         progress.around(|| stream::convert(&inputs, &options, &opts.output, &progress))?;
     if !opts.quiet {
         let stdout = std::io::stdout();
+        let show = Show::for_terminal(stdout.is_terminal());
         let mut out = stdout.lock();
+        let output = opts.output.display().to_string();
         // A closed pipe (`sp convert … | head`) ends quietly, by the one rule in `cli::run`.
-        summary::print(&converted, &mut out)
-            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()))
+        sp::convert::summary::write(&mut out, &converted, show)
+            .and_then(|()| writeln!(out, "\nwrote {}", show.text(&output)))
             .and_then(|()| out.flush())
             .map_err(Failure::Stdout)?;
     }

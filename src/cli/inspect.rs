@@ -2,7 +2,7 @@
 //! width, and the threads that run the library's jobs (`--flat --from-events` rows, flat
 //! rows with percentiles, the call tree).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -14,6 +14,7 @@ use sp::analysis::{load, FromEvents, PercentageMode, RegionRow, RowOptions, Sele
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 use sp::schema::{self, Depth, EventReader, Profile};
+use sp::text::Show;
 
 use super::local_file::LocalFile;
 use super::selection::RegionFilter;
@@ -131,7 +132,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         OutputFormat::Csv => Format::Csv,
     };
     let stdout = std::io::stdout();
-    let mut report = ReportWriter::new(stdout.lock(), format, options.clone());
+    let show = Show::for_terminal(stdout.is_terminal());
+    let mut report = ReportWriter::new(stdout.lock(), format, options.clone()).show(show);
     for path in &opts.files {
         let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         let size = source.len();

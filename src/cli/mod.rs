@@ -13,8 +13,8 @@ mod local_file;
 mod ls;
 mod output;
 mod selection;
-mod summary;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -69,7 +69,10 @@ pub fn main() -> ExitCode {
         // The reader of stdout went away (`sp inspect … | head`): stop quietly.
         Err(failure) if failure.is_closed_stdout() => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("sp: {failure}");
+            // Names quoted from a file reach a terminal escaped (sp::text).
+            let stderr = std::io::stderr();
+            let show = sp::text::Show::for_terminal(stderr.is_terminal());
+            eprintln!("sp: {}", show.text(&failure.to_string()));
             ExitCode::from(failure.exit_code())
         }
     }
