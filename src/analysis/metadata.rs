@@ -34,7 +34,9 @@ impl PyValue {
                     _ => PyValue::List(elements.into_iter().map(Self::decoded).collect()),
                 }
             }
-            MetaValue::Unsupported(_, value) => Self::decoded(value.clone()),
+            MetaValue::Unsupported(_, value) | MetaValue::Foreign { value, .. } => {
+                Self::decoded(value.clone())
+            }
         }
     }
 

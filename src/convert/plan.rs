@@ -76,6 +76,13 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The attributes of the new file's `/metadata` that cannot be carried over (object and
+    /// region references, which would point into an input), left out, with the reason:
+    /// a front end shows them as warnings.
+    pub fn left_out(&self) -> Vec<crate::schema::metadata::LeftOut> {
+        crate::schema::metadata::left_out(&self.merged.metadata)
+    }
+
     /// Applies the merge rules to pass 1's results, input by input in order: the first
     /// failed input, or the first input that breaks a rule, is the error.
     pub fn new(scan: Scan, options: &Options) -> Result<Plan, Error> {
