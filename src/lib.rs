@@ -111,6 +111,7 @@ pub mod analysis;
 pub mod convert;
 pub mod hdf5lite;
 pub mod io;
+pub mod paths;
 pub mod schema;
 pub mod text;
 pub mod trace;

@@ -2,7 +2,7 @@
 //! files (read on two threads), and the exit status of a check.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
@@ -216,54 +216,5 @@ impl Loaded {
 /// directory, `.` and `..` resolved by the letters of the path.
 fn display_name(path: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
-    relative_to(path, &cwd).display().to_string()
-}
-
-/// `path` relative to the absolute directory `base`, both normalised lexically.
-fn relative_to(path: &Path, base: &Path) -> PathBuf {
-    let normal = |p: &Path| -> Vec<String> {
-        let mut parts: Vec<String> = Vec::new();
-        for c in p.components() {
-            match c {
-                Component::ParentDir => {
-                    parts.pop();
-                }
-                Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
-                _ => {}
-            }
-        }
-        parts
-    };
-    let target = normal(&base.join(path));
-    let base = normal(base);
-    let common = target.iter().zip(&base).take_while(|(t, b)| t == b).count();
-    let mut out = PathBuf::new();
-    for _ in common..base.len() {
-        out.push("..");
-    }
-    for part in &target[common..] {
-        out.push(part);
-    }
-    if out.as_os_str().is_empty() {
-        out.push(".");
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// What Python's `os.path.relpath(path, start)` gives for the same paths.
-    #[test]
-    fn names_are_relative_like_relpath() {
-        let base = Path::new("/home/u/runs");
-        let rel = |p: &str| relative_to(Path::new(p), base).display().to_string();
-        assert_eq!(rel("a.h5"), "a.h5");
-        assert_eq!(rel("./sub/../a.h5"), "a.h5");
-        assert_eq!(rel("/home/u/runs/x/a.h5"), "x/a.h5");
-        assert_eq!(rel("/home/u/other/a.h5"), "../other/a.h5");
-        assert_eq!(rel("../../../../a.h5"), "../../../a.h5");
-        assert_eq!(rel("/home/u/runs"), ".");
-    }
+    sp::paths::relative_to(path, &cwd).display().to_string()
 }

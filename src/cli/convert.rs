@@ -10,8 +10,9 @@ use sp::convert::{Input, InputKind, Options, Shard};
 mod progress;
 mod stream;
 
-use super::inputs::{self, InputPath};
+use super::inputs;
 use super::Failure;
+use sp::paths::InputPath;
 use sp::text::Show;
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.

@@ -13,6 +13,7 @@ mod local_file;
 mod ls;
 mod output;
 mod selection;
+mod threads;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -30,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod compute;
 pub(crate) mod csv;
 pub(crate) mod format;
 pub(crate) mod grid;
