@@ -2,7 +2,7 @@
 //! defaults and output of `scope-profiler import-native`.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use sp::convert::{Input, InputKind, Options, Shard};
@@ -84,22 +84,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         paths = paths[shard.inputs(paths.len())].to_vec();
     }
     let mut inputs: Vec<Input> = paths.iter().map(|p| Input::new(p.as_str())).collect();
-    let label = match &opts.merge {
-        // With --merge the label is only what --label says (even ""), never the stem.
-        Some(merge) => {
-            inputs.push(Input {
-                name: InputPath::new(&merge.to_string_lossy()).as_str().to_owned(),
-                kind: InputKind::Profile,
-            });
-            opts.label.clone()
-        }
-        None => Some(
-            opts.label
-                .clone()
-                .filter(|l| !l.is_empty())
-                .unwrap_or_else(|| output_stem(&opts.output)),
-        ),
-    };
+    if let Some(merge) = &opts.merge {
+        inputs.push(Input {
+            name: InputPath::new(&merge.to_string_lossy()).as_str().to_owned(),
+            kind: InputKind::Profile,
+        });
+    }
+    let output = opts.output.to_string_lossy();
+    let label = Options::label_for(opts.label.as_deref(), opts.merge.is_some(), &output);
     let options = Options {
         label,
         compress: opts.compress,
@@ -128,12 +120,4 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             .map_err(Failure::Stdout)?;
     }
     Ok(())
-}
-
-/// `Path(output).stem` in Python's sense: the file name without its last suffix.
-fn output_stem(output: &Path) -> String {
-    output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
