@@ -45,6 +45,8 @@ have musl-gcc || packages+=(musl-tools)
 have make || packages+=(make)
 have cc || packages+=(gcc)
 have pkg-config || packages+=(pkg-config)
+# The page's wasm is gzipped with zopfli (scripts/build-web.sh): 5 % smaller than gzip -9.
+have zopfli || packages+=(zopfli)
 if ! have "$BASE_PYTHON"; then
     packages+=(python3 python3-venv)
 elif ! "$BASE_PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then

@@ -27,6 +27,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use unicode_width::UnicodeWidthStr;
 
@@ -200,6 +201,30 @@ pub fn truncate(text: &str, cells: usize) -> Cow<'_, str> {
     Cow::Owned(format!("{}…", &text[..end]))
 }
 
+/// A progress bar in one line, for a front end to redraw: `[=====>    ]  45%  3.1 s`, the
+/// work `done` of `total` and the time taken so far.
+pub fn progress_bar(done: u64, total: u64, elapsed: Duration) -> String {
+    const WIDTH: u64 = 30;
+    let total = total.max(1);
+    let done = done.min(total);
+    let filled = done * WIDTH / total;
+    let mut s = String::with_capacity(64);
+    s.push('[');
+    for i in 0..WIDTH {
+        s.push(match i.cmp(&filled) {
+            std::cmp::Ordering::Less => '=',
+            std::cmp::Ordering::Equal => '>',
+            std::cmp::Ordering::Greater => ' ',
+        });
+    }
+    s.push_str(&format!(
+        "] {:3}%  {:.1} s",
+        done * 100 / total,
+        elapsed.as_secs_f64()
+    ));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +307,12 @@ mod tests {
         assert_eq!(truncate("日本語", 4), "日…");
         assert_eq!(truncate("abc", 1), "…");
         assert_eq!(truncate("abc", 0), "");
+    }
+
+    #[test]
+    fn progress_bar_shows_the_fraction_and_the_time() {
+        let line = progress_bar(1 << 29, 1 << 30, Duration::from_millis(1500));
+        assert_eq!(line, "[===============>              ]  50%  1.5 s");
+        assert!(progress_bar(5, 0, Duration::ZERO).contains("100%"));
     }
 }

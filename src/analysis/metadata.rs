@@ -34,7 +34,9 @@ impl PyValue {
                     _ => PyValue::List(elements.into_iter().map(Self::decoded).collect()),
                 }
             }
-            MetaValue::Unsupported(_, value) => Self::decoded(value.clone()),
+            MetaValue::Unsupported(_, value) | MetaValue::Foreign { value, .. } => {
+                Self::decoded(value.clone())
+            }
         }
     }
 
@@ -50,9 +52,24 @@ impl PyValue {
                 Some("FALSE") => PyValue::Bool(false),
                 _ => PyValue::Int(i64::try_from(value).unwrap_or(0)),
             },
-            Value::Compound(members) => PyValue::Str(format!("{members:?}")),
+            // numpy's `np.void` prints as a tuple of its members' reprs.
+            Value::Compound(members) => {
+                let items: Vec<String> = members
+                    .into_iter()
+                    .map(|(_, v)| Self::decoded(v).repr())
+                    .collect();
+                let comma = if items.len() == 1 { "," } else { "" };
+                PyValue::Str(format!("({}{comma})", items.join(", ")))
+            }
             Value::Array(items) => PyValue::List(items.into_iter().map(Self::decoded).collect()),
-            Value::Reference(r) => PyValue::Str(r.to_string()),
+            // h5py's `Reference` and `RegionReference` objects.
+            Value::Reference(r) => PyValue::Str(
+                match r {
+                    crate::hdf5lite::reader::Reference::Object { .. } => "<HDF5 object reference>",
+                    _ => "<HDF5 region reference>",
+                }
+                .into(),
+            ),
         }
     }
 
@@ -64,15 +81,17 @@ impl PyValue {
             PyValue::Bool(b) => if *b { "True" } else { "False" }.to_string(),
             PyValue::Str(s) => s.clone(),
             PyValue::List(items) => {
-                let inner: Vec<String> = items
-                    .iter()
-                    .map(|i| match i {
-                        PyValue::Str(s) => format!("'{s}'"),
-                        other => other.text(),
-                    })
-                    .collect();
+                let inner: Vec<String> = items.iter().map(PyValue::repr).collect();
                 format!("[{}]", inner.join(", "))
             }
+        }
+    }
+
+    /// The value as an item of a printed list or tuple: a string in quotes.
+    fn repr(&self) -> String {
+        match self {
+            PyValue::Str(s) => format!("'{s}'"),
+            other => other.text(),
         }
     }
 
@@ -141,6 +160,22 @@ mod tests {
             },
         );
         assert_eq!(PyValue::of(&odd), PyValue::Bool(true));
+        // str() of h5py's values: a compound's np.void, an object reference.
+        let pair = Value::Compound(vec![
+            ("a".into(), Value::Int(7)),
+            ("b".into(), Value::Float(2.5)),
+        ]);
+        assert_eq!(PyValue::decoded(pair).text(), "(7, 2.5)");
+        let one = Value::Compound(vec![("s".into(), Value::String("x".into()))]);
+        assert_eq!(PyValue::decoded(one).text(), "('x',)");
+        let reference = Value::Reference(crate::hdf5lite::reader::Reference::Object {
+            address: 96,
+            path: Some("/a".into()),
+        });
+        assert_eq!(
+            PyValue::decoded(reference).text(),
+            "<HDF5 object reference>"
+        );
     }
 
     #[test]

@@ -1,15 +1,46 @@
-//! Region-name patterns for `--include`/`--exclude`, matched as Python's `re.match` does
-//! (anchored at the start, not at the end). Supports the everyday subset of regex syntax:
-//! literals, `.`, classes `[a-z_]`/`[^…]`, escapes (`\d \w \s` and escaped punctuation),
-//! `* + ?` (greedy), `^ $`, groups and `|`. Anything else is a [`PatternError`].
+//! Region-name patterns for `--include`/`--exclude` (and the page's filters), written as
+//! the reference takes them: Python's `re` syntax, matched as `re.match` matches
+//! (anchored at the start, not at the end). The matching is the `regex-lite` crate's; this
+//! module only translates what Python spells differently and refuses what Python refuses.
+//!
+//! Translated: `\Z` (end of text), `$` (end, or before a final newline), `{,n}`, a `{`
+//! that starts no repetition (a literal in Python), `(?P=name)` refused as a
+//! backreference, `(?#…)` comments dropped, octal and `\x`/`\u`/`\U` escapes, escaped
+//! punctuation and letters Python does not know (`\p`, `\k`, `\z`: refused, as Python
+//! refuses them), `[`, `&&`, `--`, `~~` inside a class (literals in Python, set operations
+//! in the crate). Refused with the construct named (Python accepts them, the crate has
+//! none): lookahead and lookbehind, backreferences, conditionals, atomic groups and
+//! possessive repetitions, `\N{…}` names, and the `(?a)` flag. Everything else means what
+//! it means in Python, except that `\w`, `\d`, `\s` and `\b` are ASCII only and `(?i)`
+//! folds ASCII letters only (Python's are Unicode): see `docs/text.md`.
+//!
+//! ```
+//! use sp::analysis::pattern::Pattern;
+//!
+//! let p = Pattern::new(r"phase0[0-2]_kernel0{2}")?;
+//! assert!(p.matches("phase01_kernel00_extra")); // anchored at the start only
+//! assert!(!p.matches("my_phase01_kernel00"));
+//! assert!(Pattern::new("(?i)PHASE01")?.matches("phase01"));
+//! assert!(Pattern::new("phase(?!01)").is_err()); // lookahead: named in the error
+//! # Ok::<(), sp::analysis::pattern::PatternError>(())
+//! ```
+
+use std::fmt::Write as _;
 
 /// A compiled pattern.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Pattern {
-    alternatives: Vec<Vec<Piece>>,
+    source: String,
+    regex: regex_lite::Regex,
 }
 
-/// Why a pattern did not compile.
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+/// Why a pattern did not compile: one line naming the construct.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatternError(pub String);
 
@@ -21,292 +52,521 @@ impl std::fmt::Display for PatternError {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Atom {
-    Char(char),
-    Any,
-    Class {
-        negated: bool,
-        items: Vec<ClassItem>,
-    },
-    Start,
-    End,
-    Group(Pattern),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum ClassItem {
-    Range(char, char),
-    Digit,
-    Word,
-    Space,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct Piece {
-    atom: Atom,
-    min: usize,
-    max: Option<usize>,
-}
-
 impl Pattern {
-    /// Compiles `source`.
+    /// Compiles `source`, a pattern in Python's `re` syntax.
     pub fn new(source: &str) -> Result<Pattern, PatternError> {
-        let chars: Vec<char> = source.chars().collect();
-        let mut pos = 0;
-        let p = parse_alt(&chars, &mut pos, 0)?;
-        if pos != chars.len() {
-            return Err(PatternError(format!("unbalanced ')' in {source:?}")));
-        }
-        Ok(p)
+        let translated = translate(source)?;
+        let regex = regex_lite::Regex::new(&format!(r"\A(?:{translated})")).map_err(|e| {
+            let text = e.to_string();
+            let last = text.lines().rev().find(|l| !l.trim().is_empty());
+            PatternError(last.unwrap_or("not a valid pattern").trim().to_owned())
+        })?;
+        Ok(Pattern {
+            source: source.to_owned(),
+            regex,
+        })
     }
 
     /// Whether the pattern matches at the start of `text` (`re.match`).
     pub fn matches(&self, text: &str) -> bool {
-        let chars: Vec<char> = text.chars().collect();
-        let mut budget = 1_000_000u32;
-        !self.ends(&chars, 0, &mut budget).is_empty()
+        self.regex.is_match(text)
     }
 
-    /// Every position where a match starting at `at` can end.
-    fn ends(&self, text: &[char], at: usize, budget: &mut u32) -> Vec<usize> {
-        let mut out = Vec::new();
-        for alt in &self.alternatives {
-            seq(alt, text, at, budget, &mut out);
-        }
-        out
+    /// The pattern as it was written.
+    pub fn as_str(&self) -> &str {
+        &self.source
     }
 }
 
-fn seq(pieces: &[Piece], text: &[char], at: usize, budget: &mut u32, out: &mut Vec<usize>) {
-    if *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    let Some((first, rest)) = pieces.split_first() else {
-        out.push(at);
-        return;
+/// An error at character `at` of the pattern.
+fn error(what: &str, at: usize) -> PatternError {
+    PatternError(format!("{what} at position {at}"))
+}
+
+/// The pattern in the crate's syntax.
+fn translate(source: &str) -> Result<String, PatternError> {
+    let chars: Vec<char> = source.chars().collect();
+    let mut t = Translator {
+        chars: &chars,
+        at: 0,
+        out: String::with_capacity(source.len() + 8),
+        verbose: false,
+        multiline: false,
     };
-    // Positions after 0, 1, 2, … repetitions; tried greedily (most first).
-    let mut levels: Vec<Vec<usize>> = vec![vec![at]];
-    loop {
-        let count = levels.len() - 1;
-        if first.max.is_some_and(|m| count >= m) {
-            break;
+    t.flags_at_start()?;
+    t.sequence(0)?;
+    Ok(t.out)
+}
+
+struct Translator<'a> {
+    chars: &'a [char],
+    at: usize,
+    out: String,
+    /// `(?x)`: whitespace and `#` comments outside classes are not part of the pattern.
+    verbose: bool,
+    /// `(?m)`: `$` matches before every newline, as the crate's `(?m)$` does.
+    multiline: bool,
+}
+
+impl Translator<'_> {
+    fn peek(&self, ahead: usize) -> Option<char> {
+        self.chars.get(self.at + ahead).copied()
+    }
+
+    fn rest_starts_with(&self, s: &str) -> bool {
+        (self.at..)
+            .zip(s.chars())
+            .all(|(i, c)| self.chars.get(i) == Some(&c))
+    }
+
+    /// Python's global flags, allowed only at the very start: `(?imsx)`.
+    fn flags_at_start(&mut self) -> Result<(), PatternError> {
+        while self.rest_starts_with("(?") {
+            let mut j = self.at + 2;
+            while self.chars.get(j).is_some_and(|c| c.is_ascii_alphabetic()) {
+                j += 1;
+            }
+            if j == self.at + 2 || self.chars.get(j) != Some(&')') {
+                return Ok(());
+            }
+            let letters: String = self.chars[self.at + 2..j].iter().collect();
+            let start = self.at;
+            self.at = j + 1;
+            self.out.push_str(&flag_group(&letters, start)?);
+            self.verbose |= letters.contains('x');
+            self.multiline |= letters.contains('m');
         }
-        let mut next = Vec::new();
-        for &p in &levels[count] {
-            for e in step(&first.atom, text, p, budget) {
-                if e != p && !next.contains(&e) {
-                    next.push(e);
+        Ok(())
+    }
+
+    /// A sequence of alternatives, up to an unmatched `)` (inside a group) or the end.
+    fn sequence(&mut self, depth: usize) -> Result<(), PatternError> {
+        // Whether the last thing written can take a repetition (Python: "nothing to repeat").
+        let mut repeatable = false;
+        while let Some(c) = self.peek(0) {
+            let at = self.at;
+            match c {
+                ')' if depth > 0 => return Ok(()),
+                ')' => return Err(error("unbalanced parenthesis", at)),
+                '(' => {
+                    self.group(depth)?;
+                    repeatable = true;
+                }
+                '[' => {
+                    self.class()?;
+                    repeatable = true;
+                }
+                '\\' => {
+                    repeatable = self.escape()?;
+                }
+                '|' => {
+                    self.at += 1;
+                    self.out.push('|');
+                    repeatable = false;
+                }
+                '*' | '+' | '?' | '{' => {
+                    if c == '{' && self.repetition_braces().is_none() {
+                        self.at += 1;
+                        self.out.push_str(r"\{");
+                        repeatable = true;
+                        continue;
+                    }
+                    if !repeatable {
+                        return Err(error("nothing to repeat", at));
+                    }
+                    self.quantifier()?;
+                    repeatable = false;
+                }
+                '$' => {
+                    self.at += 1;
+                    // Python's `$`: the end, or before a newline that ends the text.
+                    self.out.push_str(if self.multiline {
+                        "(?m:$)"
+                    } else {
+                        r"(?:\n?\z)"
+                    });
+                    repeatable = false;
+                }
+                '^' => {
+                    self.at += 1;
+                    self.out
+                        .push_str(if self.multiline { "(?m:^)" } else { r"\A" });
+                    repeatable = false;
+                }
+                c if self.verbose && c.is_whitespace() => self.at += 1,
+                '#' if self.verbose => {
+                    while self.peek(0).is_some_and(|c| c != '\n') {
+                        self.at += 1;
+                    }
+                }
+                '}' => {
+                    self.at += 1;
+                    self.out.push_str(r"\}");
+                    repeatable = true;
+                }
+                '.' => {
+                    self.at += 1;
+                    self.out.push('.');
+                    repeatable = true;
+                }
+                c => {
+                    self.at += 1;
+                    literal(&mut self.out, c);
+                    repeatable = true;
                 }
             }
         }
-        if next.is_empty() || *budget == 0 {
-            break;
-        }
-        levels.push(next);
+        Ok(())
     }
-    for count in (first.min..levels.len()).rev() {
-        for &p in &levels[count] {
-            seq(rest, text, p, budget, out);
-            if !out.is_empty() {
-                return;
-            }
-        }
-    }
-    // Zero-width atoms (anchors) that matched without advancing.
-    if first.min == 1 && levels.len() == 1 {
-        for e in step(&first.atom, text, at, budget) {
-            if e == at {
-                seq(rest, text, at, budget, out);
-            }
-        }
-    }
-}
 
-fn step(atom: &Atom, text: &[char], at: usize, budget: &mut u32) -> Vec<usize> {
-    match atom {
-        Atom::Start => (at == 0).then_some(at).into_iter().collect(),
-        Atom::End => (at == text.len()).then_some(at).into_iter().collect(),
-        Atom::Group(p) => p.ends(text, at, budget),
-        _ => {
-            let Some(&c) = text.get(at) else {
-                return Vec::new();
-            };
-            let ok = match atom {
-                Atom::Char(x) => *x == c,
-                Atom::Any => c != '\n',
-                Atom::Class { negated, items } => items.iter().any(|i| in_item(i, c)) != *negated,
-                _ => false,
-            };
-            if ok {
-                vec![at + 1]
-            } else {
-                Vec::new()
+    /// `{m}`, `{m,}`, `{,n}`, `{m,n}` at the cursor, as (text to write, its length).
+    fn repetition_braces(&self) -> Option<(String, usize)> {
+        let rest = &self.chars[self.at..];
+        let close = rest.iter().position(|&c| c == '}')?;
+        let inner: String = rest[1..close].iter().collect();
+        let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+        let text = match inner.split_once(',') {
+            None if !inner.is_empty() && digits(&inner) => format!("{{{inner}}}"),
+            Some((lo, hi)) if digits(lo) && digits(hi) => {
+                let lo = if lo.is_empty() { "0" } else { lo };
+                format!("{{{lo},{hi}}}")
             }
+            _ => return None,
+        };
+        Some((text, close + 1))
+    }
+
+    /// A repetition after something repeatable, lazy with `?`; possessive ones are refused.
+    fn quantifier(&mut self) -> Result<(), PatternError> {
+        let at = self.at;
+        match self.peek(0) {
+            Some('{') => {
+                let (text, len) = self
+                    .repetition_braces()
+                    .ok_or_else(|| error("bad repeat", at))?;
+                if let Some((lo, hi)) = text[1..text.len() - 1].split_once(',') {
+                    if !hi.is_empty() && hi.parse::<u64>().ok() < lo.parse::<u64>().ok() {
+                        return Err(error("min repeat greater than max repeat", at));
+                    }
+                }
+                self.out.push_str(&text);
+                self.at += len;
+            }
+            Some(c) => {
+                self.out.push(c);
+                self.at += 1;
+            }
+            None => return Ok(()),
         }
-    }
-}
-
-fn in_item(item: &ClassItem, c: char) -> bool {
-    match item {
-        ClassItem::Range(a, b) => (*a..=*b).contains(&c),
-        ClassItem::Digit => c.is_ascii_digit(),
-        ClassItem::Word => c.is_alphanumeric() || c == '_',
-        ClassItem::Space => c.is_whitespace(),
-    }
-}
-
-fn parse_alt(chars: &[char], pos: &mut usize, depth: u32) -> Result<Pattern, PatternError> {
-    if depth > 32 {
-        return Err(PatternError("groups nested too deeply".into()));
-    }
-    let mut alternatives = vec![Vec::new()];
-    while let Some(&c) = chars.get(*pos) {
-        match c {
-            ')' => break,
-            '|' => {
-                *pos += 1;
-                alternatives.push(Vec::new());
-                continue;
+        match self.peek(0) {
+            Some('?') => {
+                self.out.push('?');
+                self.at += 1;
+            }
+            Some('+') => {
+                return Err(error(
+                    "possessive repetitions (*+, ++, ?+) are not supported",
+                    self.at,
+                ))
             }
             _ => {}
         }
-        let atom = parse_atom(chars, pos, depth)?;
-        let (min, max) = match chars.get(*pos) {
-            Some('*') => (0, None),
-            Some('+') => (1, None),
-            Some('?') => (0, Some(1)),
-            _ => (1, Some(1)),
-        };
-        if (min, max) != (1, Some(1)) {
-            *pos += 1;
-            if chars.get(*pos) == Some(&'?') {
-                return Err(PatternError("lazy quantifiers are not supported".into()));
-            }
+        if matches!(self.peek(0), Some('*' | '+' | '?'))
+            || (self.peek(0) == Some('{') && self.repetition_braces().is_some())
+        {
+            return Err(error("multiple repeat", self.at));
         }
-        if let Some(last) = alternatives.last_mut() {
-            last.push(Piece { atom, min, max });
+        Ok(())
+    }
+
+    /// A group: `(…)`, `(?:…)`, `(?P<name>…)`, `(?flags:…)`, `(?#…)`; the extensions the
+    /// crate lacks are refused by name.
+    fn group(&mut self, depth: usize) -> Result<(), PatternError> {
+        let at = self.at;
+        self.at += 1;
+        if self.peek(0) != Some('?') {
+            self.out.push('(');
+            return self.close_group(depth, at);
+        }
+        self.at += 1;
+        let unsupported = |what: &str| Err(error(&format!("{what} are not supported"), at));
+        match self.peek(0) {
+            Some(':') => {
+                self.at += 1;
+                self.out.push_str("(?:");
+                self.close_group(depth, at)
+            }
+            Some('P') if self.peek(1) == Some('<') => {
+                self.at += 2;
+                let start = self.at;
+                while self.peek(0).is_some_and(|c| c != '>') {
+                    self.at += 1;
+                }
+                let name: String = self.chars[start..self.at].iter().collect();
+                if self.peek(0) != Some('>') {
+                    return Err(error("missing >, unterminated name", start));
+                }
+                let first_ok = name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_');
+                if !first_ok || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    return Err(error(
+                        &format!("bad character in group name {name:?}"),
+                        start,
+                    ));
+                }
+                self.at += 1;
+                self.out.push_str(&format!("(?P<{name}>"));
+                self.close_group(depth, at)
+            }
+            Some('P') if self.peek(1) == Some('=') => unsupported("backreferences (?P=name)"),
+            Some('P') => Err(error("unknown extension ?P", at)),
+            Some('#') => {
+                while self.peek(0).is_some_and(|c| c != ')') {
+                    self.at += 1;
+                }
+                if self.peek(0).is_none() {
+                    return Err(error("missing ), unterminated comment", at));
+                }
+                self.at += 1;
+                Ok(())
+            }
+            Some('=') | Some('!') => unsupported("lookahead assertions (?=…) and (?!…)"),
+            Some('<') if matches!(self.peek(1), Some('=' | '!')) => {
+                unsupported("lookbehind assertions (?<=…) and (?<!…)")
+            }
+            Some('(') => unsupported("conditional groups (?(…)…)"),
+            Some('>') => unsupported("atomic groups (?>…)"),
+            Some(c) if c.is_ascii_alphabetic() || c == '-' => {
+                let start = self.at;
+                while self
+                    .peek(0)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '-')
+                {
+                    self.at += 1;
+                }
+                let letters: String = self.chars[start..self.at].iter().collect();
+                match self.peek(0) {
+                    Some(':') => {
+                        self.at += 1;
+                        let (on, off) = letters.split_once('-').unwrap_or((&letters, ""));
+                        for f in on.chars().chain(off.chars()) {
+                            check_flag(f, at)?;
+                        }
+                        if off.contains('u') || off.contains('a') {
+                            return Err(error("bad inline flag", at));
+                        }
+                        let keep = |s: &str| s.chars().filter(|c| "imsx".contains(*c)).collect();
+                        let (on, off): (String, String) = (keep(on), keep(off));
+                        self.out.push_str(&match (on.is_empty(), off.is_empty()) {
+                            (true, true) => "(?:".to_owned(),
+                            (_, true) => format!("(?{on}:"),
+                            _ => format!("(?{on}-{off}:"),
+                        });
+                        self.close_group(depth, at)
+                    }
+                    Some(')') => Err(error("global flags not at the start of the expression", at)),
+                    _ => Err(error("missing -, : or )", at)),
+                }
+            }
+            Some(c) => Err(error(&format!("unknown extension ?{c}"), at)),
+            None => Err(error("unexpected end of pattern", at)),
         }
     }
-    Ok(Pattern { alternatives })
-}
 
-fn escape(c: char) -> Result<Atom, PatternError> {
-    Ok(match c {
-        'd' => Atom::Class {
-            negated: false,
-            items: vec![ClassItem::Digit],
-        },
-        'w' => Atom::Class {
-            negated: false,
-            items: vec![ClassItem::Word],
-        },
-        's' => Atom::Class {
-            negated: false,
-            items: vec![ClassItem::Space],
-        },
-        'D' => Atom::Class {
-            negated: true,
-            items: vec![ClassItem::Digit],
-        },
-        'W' => Atom::Class {
-            negated: true,
-            items: vec![ClassItem::Word],
-        },
-        'S' => Atom::Class {
-            negated: true,
-            items: vec![ClassItem::Space],
-        },
-        'n' => Atom::Char('\n'),
-        't' => Atom::Char('\t'),
-        c if c.is_ascii_punctuation() || c == ' ' => Atom::Char(c),
-        c => return Err(PatternError(format!("escape \\{c} is not supported"))),
-    })
-}
+    /// The inside of a group opened at `open`, then its `)`.
+    fn close_group(&mut self, depth: usize, open: usize) -> Result<(), PatternError> {
+        self.sequence(depth + 1)?;
+        if self.peek(0) != Some(')') {
+            return Err(error("missing ), unterminated subpattern", open));
+        }
+        self.at += 1;
+        self.out.push(')');
+        Ok(())
+    }
 
-fn parse_atom(chars: &[char], pos: &mut usize, depth: u32) -> Result<Atom, PatternError> {
-    let c = chars[*pos];
-    *pos += 1;
-    Ok(match c {
-        '.' => Atom::Any,
-        '^' => Atom::Start,
-        '$' => Atom::End,
-        '*' | '+' | '?' => return Err(PatternError(format!("nothing to repeat before {c:?}"))),
-        '{' | '}' => {
-            return Err(PatternError(
-                "counted repetition {m,n} is not supported".into(),
-            ))
+    /// A character class: `[` is literal inside, and so are `&&`, `--` and `~~`.
+    fn class(&mut self) -> Result<(), PatternError> {
+        let open = self.at;
+        self.at += 1;
+        self.out.push('[');
+        if self.peek(0) == Some('^') {
+            self.at += 1;
+            self.out.push('^');
         }
-        '(' => {
-            if chars.get(*pos) == Some(&'?') {
-                if chars.get(*pos + 1) == Some(&':') {
-                    *pos += 2;
-                } else {
-                    return Err(PatternError("(?…) extensions are not supported".into()));
+        let mut first = true;
+        loop {
+            let Some(c) = self.peek(0) else {
+                return Err(error("unterminated character set", open));
+            };
+            match c {
+                ']' if !first => {
+                    self.at += 1;
+                    self.out.push(']');
+                    return Ok(());
                 }
-            }
-            let inner = parse_alt(chars, pos, depth + 1)?;
-            if chars.get(*pos) != Some(&')') {
-                return Err(PatternError("missing ')'".into()));
-            }
-            *pos += 1;
-            Atom::Group(inner)
-        }
-        '\\' => {
-            let e = *chars
-                .get(*pos)
-                .ok_or_else(|| PatternError("pattern ends with '\\'".into()))?;
-            *pos += 1;
-            escape(e)?
-        }
-        '[' => {
-            let negated = chars.get(*pos) == Some(&'^');
-            if negated {
-                *pos += 1;
-            }
-            let mut items = Vec::new();
-            let mut first = true;
-            loop {
-                let Some(&c) = chars.get(*pos) else {
-                    return Err(PatternError("missing ']'".into()));
-                };
-                *pos += 1;
-                if c == ']' && !first {
-                    break;
-                }
-                first = false;
-                let lo = if c == '\\' {
-                    let e = *chars
-                        .get(*pos)
-                        .ok_or_else(|| PatternError("missing ']'".into()))?;
-                    *pos += 1;
-                    match escape(e)? {
-                        Atom::Char(x) => x,
-                        Atom::Class {
-                            items: mut more, ..
-                        } => {
-                            items.append(&mut more);
-                            continue;
+                '\\' => {
+                    let at = self.at;
+                    self.at += 1;
+                    let Some(e) = self.peek(0) else {
+                        return Err(error("bad escape (end of pattern)", at));
+                    };
+                    self.at += 1;
+                    match e {
+                        'd' | 'D' | 's' | 'S' | 'w' | 'W' => {
+                            self.out.push('\\');
+                            self.out.push(e);
                         }
-                        _ => e,
+                        'b' => literal(&mut self.out, '\u{8}'),
+                        _ => {
+                            let c = self.char_escape(e, at, true)?;
+                            literal(&mut self.out, c);
+                        }
                     }
-                } else {
-                    c
-                };
-                if chars.get(*pos) == Some(&'-') && chars.get(*pos + 1).is_some_and(|&n| n != ']') {
-                    let hi = chars[*pos + 1];
-                    *pos += 2;
-                    items.push(ClassItem::Range(lo, hi));
-                } else {
-                    items.push(ClassItem::Range(lo, lo));
+                }
+                _ => {
+                    self.at += 1;
+                    // `-` between two members is a range; at either end it is a literal.
+                    if c == '-' && !first && self.peek(0) != Some(']') {
+                        self.out.push('-');
+                    } else {
+                        literal(&mut self.out, c);
+                    }
                 }
             }
-            Atom::Class { negated, items }
+            first = false;
         }
-        c => Atom::Char(c),
+    }
+
+    /// An escape outside a class; returns whether what it wrote can be repeated.
+    fn escape(&mut self) -> Result<bool, PatternError> {
+        let at = self.at;
+        self.at += 1;
+        let Some(e) = self.peek(0) else {
+            return Err(error("bad escape (end of pattern)", at));
+        };
+        self.at += 1;
+        let (text, repeatable) = match e {
+            'A' => (r"\A".to_owned(), false),
+            'Z' => (r"\z".to_owned(), false),
+            'b' | 'B' => (format!("\\{e}"), false),
+            'd' | 'D' | 's' | 'S' | 'w' | 'W' => (format!("\\{e}"), true),
+            '1'..='9' if !self.octal_ahead(e) => {
+                return Err(error("backreferences (\\1 …) are not supported", at));
+            }
+            _ => {
+                let c = self.char_escape(e, at, false)?;
+                let mut s = String::new();
+                literal(&mut s, c);
+                (s, true)
+            }
+        };
+        self.out.push_str(&text);
+        Ok(repeatable)
+    }
+
+    /// Whether `\` `first` and what follows is a three-digit octal escape (`\141`).
+    fn octal_ahead(&self, first: char) -> bool {
+        let octal = |c: Option<char>| c.is_some_and(|c| ('0'..='7').contains(&c));
+        octal(Some(first)) && octal(self.peek(0)) && octal(self.peek(1))
+    }
+
+    /// The character an escape `\e` stands for (the cursor after `e`), as Python reads it.
+    fn char_escape(&mut self, e: char, at: usize, _in_class: bool) -> Result<char, PatternError> {
+        let hex = |t: &mut Self, n: usize| -> Result<char, PatternError> {
+            let digits: String = t.chars.get(t.at..t.at + n).unwrap_or(&[]).iter().collect();
+            if digits.chars().count() != n || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                return Err(error(&format!("incomplete escape \\{e}{digits}"), at));
+            }
+            t.at += n;
+            u32::from_str_radix(&digits, 16)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or_else(|| error(&format!("bad escape \\{e}{digits}"), at))
+        };
+        Ok(match e {
+            'a' => '\u{7}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'v' => '\u{b}',
+            'x' => hex(self, 2)?,
+            'u' => hex(self, 4)?,
+            'U' => hex(self, 8)?,
+            'N' => return Err(error("named Unicode escapes \\N{…} are not supported", at)),
+            '0'..='7' => {
+                // Octal: `\0` and up to two more digits; outside a class other octal escapes
+                // have three digits (checked before), inside one to three.
+                let mut value = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match self.peek(0).and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            value = value * 8 + d;
+                            self.at += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if value > 0o377 {
+                    return Err(error(
+                        &format!("octal escape value \\{value:o} outside of range 0-0o377"),
+                        at,
+                    ));
+                }
+                char::from_u32(value).unwrap_or('\0')
+            }
+            c if c.is_ascii_alphanumeric() => {
+                return Err(error(&format!("bad escape \\{c}"), at));
+            }
+            c => c,
+        })
+    }
+}
+
+/// The crate's group for Python's global flags `letters` (at the start of the pattern).
+fn flag_group(letters: &str, at: usize) -> Result<String, PatternError> {
+    for f in letters.chars() {
+        check_flag(f, at)?;
+    }
+    if letters.contains('a') && letters.contains('u') {
+        return Err(error(
+            "bad inline flag: flags 'a', 'u' and 'L' are incompatible",
+            at,
+        ));
+    }
+    let kept: String = letters.chars().filter(|c| "imsx".contains(*c)).collect();
+    Ok(if kept.is_empty() {
+        String::new()
+    } else {
+        format!("(?{kept})")
     })
+}
+
+/// Python's inline flags: `i m s x u` are taken; `a` (ASCII) is refused, as the crate's
+/// classes are ASCII already but its case folding is not switchable; `L` is Python's
+/// error for a text pattern.
+fn check_flag(f: char, at: usize) -> Result<(), PatternError> {
+    match f {
+        'i' | 'm' | 's' | 'x' | 'u' => Ok(()),
+        'a' => Err(error("the ASCII flag (?a) is not supported", at)),
+        'L' => Err(error(
+            "bad inline flag: cannot use 'L' flag with a str pattern",
+            at,
+        )),
+        c => Err(error(&format!("unknown flag {c:?}"), at)),
+    }
+}
+
+/// Writes `c` as a literal of the crate's syntax: as it is, or `\x{…}` for anything the
+/// crate could read otherwise.
+fn literal(out: &mut String, c: char) {
+    if c.is_alphanumeric() || c == '_' || (!c.is_ascii() && !c.is_control() && !c.is_whitespace()) {
+        out.push(c);
+    } else {
+        let _ = write!(out, "\\x{{{:x}}}", u32::from(c));
+    }
 }
 
 #[cfg(test)]
@@ -324,24 +584,61 @@ mod tests {
         assert!(m(".*solve", "my_solve"));
         assert!(!m("solve$", "solve_x"));
         assert!(m("solve$", "solve"));
+        // Python's `$` also matches before a final newline; `\Z` only at the end.
+        assert!(m("solve$", "solve\n"));
+        assert!(!m(r"solve\Z", "solve\n"));
+        assert!(m("a|b", "b_then"));
     }
 
     #[test]
-    fn classes_quantifiers_and_alternation() {
-        assert!(m("[a-c]+_\\d", "abc_7"));
-        assert!(!m("[^a]", "a"));
-        assert!(m("(io|comm)_", "comm_x"));
-        assert!(m("a?b", "b"));
-        assert!(m("x*y+z", "yyz"));
-        assert!(!m("x*y+z", "xz"));
-        assert!(m("a\\.b", "a.b"));
-        assert!(!m("a\\.b", "axb"));
+    fn the_issue_s_patterns() {
+        assert!(m("phase0[0-2]_kernel0{2}", "phase01_kernel00"));
+        assert!(!m("phase0[0-2]_kernel0{2}", "phase01_kernel01"));
+        assert!(m("(?i)PHASE01", "phase01_kernel00"));
+        assert!(m("phase0[3-5].*?0$", "phase04_kernel00"));
+        assert!(m(r"\bphase02\b", "phase02"));
+        assert!(m("(?P<p>phase)0[15]_kernel0(?:0|2)", "phase05_kernel02"));
+        let err = Pattern::new(r"phase(?!01)\d+_kernel00").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "lookahead assertions (?=…) and (?!…) are not supported at position 5"
+        );
     }
 
     #[test]
-    fn unsupported_syntax_is_an_error() {
-        assert!(Pattern::new("a{2}").is_err());
-        assert!(Pattern::new("(a").is_err());
-        assert!(Pattern::new("*a").is_err());
+    fn python_spellings_are_translated() {
+        // `{` that starts no repetition is a literal; `{,2}` is `{0,2}`.
+        assert!(m("a{x}", "a{x}"));
+        assert!(m("ba{,2}c", "bac"));
+        // `[` and `&&` inside a class are literals in Python.
+        assert!(m("[[&]+", "&[&"));
+        assert!(m("[a&&b]", "&"));
+        // Escapes: octal, hex, punctuation, a comment group.
+        assert!(m(r"\141\x62\u0063\.", "abc."));
+        assert!(m("a(?#note)b", "ab"));
+        assert!(m("(?x) a b # spaced", "ab"));
+        assert!(m("(?s).", "\n"));
+        assert!(!m(".", "\n"));
+    }
+
+    #[test]
+    fn what_python_refuses_is_refused() {
+        for (p, why) in [
+            ("(a", "missing ), unterminated subpattern at position 0"),
+            ("a)", "unbalanced parenthesis at position 1"),
+            ("*a", "nothing to repeat at position 0"),
+            ("a**", "multiple repeat at position 2"),
+            (r"\p{L}", r"bad escape \p at position 0"),
+            (r"\z", r"bad escape \z at position 0"),
+            ("[a", "unterminated character set at position 0"),
+            ("a{3,1}", "min repeat greater than max repeat at position 1"),
+            (
+                "a(?i)b",
+                "global flags not at the start of the expression at position 1",
+            ),
+            ("(?<n>a)", "unknown extension ?< at position 0"),
+        ] {
+            assert_eq!(Pattern::new(p).unwrap_err().to_string(), why, "{p}");
+        }
     }
 }

@@ -1,14 +1,15 @@
 //! `sp diff` and `sp check`: the shell over [`sp::analysis::compare`] — arguments, the two
 //! files (read on two threads), and the exit status of a check.
 
-use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
 use sp::analysis::Selection;
 use sp::hdf5lite::reader::File;
 use sp::schema::Profile;
+use sp::text::Show;
 
 use super::local_file::LocalFile;
 use super::selection::RegionFilter;
@@ -167,7 +168,9 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
     let comparison = compare::diff(&loaded.a, &loaded.b, &loaded.selection, &options);
     let (a, b) = loaded.sides();
     let mut out = std::io::stdout().lock();
-    compare::write_diff(&mut out, loaded.format, &a, &b, &comparison).map_err(Failure::Stdout)?;
+    let show = Show::for_terminal(out.is_terminal());
+    compare::write_diff_shown(&mut out, loaded.format, show, &a, &b, &comparison)
+        .map_err(Failure::Stdout)?;
     out.flush().map_err(Failure::Stdout)
 }
 
@@ -187,7 +190,9 @@ pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
     );
     let (a, b) = loaded.sides();
     let mut out = std::io::stdout().lock();
-    compare::write_check(&mut out, loaded.format, &a, &b, &outcome).map_err(Failure::Stdout)?;
+    let show = Show::for_terminal(out.is_terminal());
+    compare::write_check_shown(&mut out, loaded.format, show, &a, &b, &outcome)
+        .map_err(Failure::Stdout)?;
     out.flush().map_err(Failure::Stdout)?;
     Ok(outcome.passed())
 }
@@ -211,54 +216,5 @@ impl Loaded {
 /// directory, `.` and `..` resolved by the letters of the path.
 fn display_name(path: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
-    relative_to(path, &cwd).display().to_string()
-}
-
-/// `path` relative to the absolute directory `base`, both normalised lexically.
-fn relative_to(path: &Path, base: &Path) -> PathBuf {
-    let normal = |p: &Path| -> Vec<String> {
-        let mut parts: Vec<String> = Vec::new();
-        for c in p.components() {
-            match c {
-                Component::ParentDir => {
-                    parts.pop();
-                }
-                Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
-                _ => {}
-            }
-        }
-        parts
-    };
-    let target = normal(&base.join(path));
-    let base = normal(base);
-    let common = target.iter().zip(&base).take_while(|(t, b)| t == b).count();
-    let mut out = PathBuf::new();
-    for _ in common..base.len() {
-        out.push("..");
-    }
-    for part in &target[common..] {
-        out.push(part);
-    }
-    if out.as_os_str().is_empty() {
-        out.push(".");
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// What Python's `os.path.relpath(path, start)` gives for the same paths.
-    #[test]
-    fn names_are_relative_like_relpath() {
-        let base = Path::new("/home/u/runs");
-        let rel = |p: &str| relative_to(Path::new(p), base).display().to_string();
-        assert_eq!(rel("a.h5"), "a.h5");
-        assert_eq!(rel("./sub/../a.h5"), "a.h5");
-        assert_eq!(rel("/home/u/runs/x/a.h5"), "x/a.h5");
-        assert_eq!(rel("/home/u/other/a.h5"), "../other/a.h5");
-        assert_eq!(rel("../../../../a.h5"), "../../../a.h5");
-        assert_eq!(rel("/home/u/runs"), ".");
-    }
+    sp::paths::relative_to(path, &cwd).display().to_string()
 }

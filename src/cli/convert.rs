@@ -1,8 +1,8 @@
 //! `sp convert`: merge per-rank native output into one schema-3 profile, with the inputs,
 //! defaults and output of `scope-profiler import-native`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 
 use clap::Args;
 use sp::convert::{Input, InputKind, Options, Shard};
@@ -10,8 +10,10 @@ use sp::convert::{Input, InputKind, Options, Shard};
 mod progress;
 mod stream;
 
-use super::inputs::{self, InputPath};
-use super::{summary, Failure};
+use super::inputs;
+use super::Failure;
+use sp::paths::InputPath;
+use sp::text::Show;
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
 #[derive(Debug, Args)]
@@ -82,22 +84,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         paths = paths[shard.inputs(paths.len())].to_vec();
     }
     let mut inputs: Vec<Input> = paths.iter().map(|p| Input::new(p.as_str())).collect();
-    let label = match &opts.merge {
-        // With --merge the label is only what --label says (even ""), never the stem.
-        Some(merge) => {
-            inputs.push(Input {
-                name: InputPath::new(&merge.to_string_lossy()).as_str().to_owned(),
-                kind: InputKind::Profile,
-            });
-            opts.label.clone()
-        }
-        None => Some(
-            opts.label
-                .clone()
-                .filter(|l| !l.is_empty())
-                .unwrap_or_else(|| output_stem(&opts.output)),
-        ),
-    };
+    if let Some(merge) = &opts.merge {
+        inputs.push(Input {
+            name: InputPath::new(&merge.to_string_lossy()).as_str().to_owned(),
+            kind: InputKind::Profile,
+        });
+    }
+    let output = opts.output.to_string_lossy();
+    let label = Options::label_for(opts.label.as_deref(), opts.merge.is_some(), &output);
     let options = Options {
         label,
         compress: opts.compress,
@@ -116,20 +110,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         progress.around(|| stream::convert(&inputs, &options, &opts.output, &progress))?;
     if !opts.quiet {
         let stdout = std::io::stdout();
+        let show = Show::for_terminal(stdout.is_terminal());
         let mut out = stdout.lock();
+        let output = opts.output.display().to_string();
         // A closed pipe (`sp convert … | head`) ends quietly, by the one rule in `cli::run`.
-        summary::print(&converted, &mut out)
-            .and_then(|()| writeln!(out, "\nwrote {}", opts.output.display()))
+        sp::convert::summary::write(&mut out, &converted, show)
+            .and_then(|()| writeln!(out, "\nwrote {}", show.text(&output)))
             .and_then(|()| out.flush())
             .map_err(Failure::Stdout)?;
     }
     Ok(())
-}
-
-/// `Path(output).stem` in Python's sense: the file name without its last suffix.
-fn output_stem(output: &Path) -> String {
-    output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }

@@ -1,107 +1,11 @@
 //! Finding the input files the way `import-native` does (SCHEMA.md §5.2): directories are
-//! scanned (not recursively) for `*.spt` and `*_rank[0-9]*.h5`, hidden files included; paths
-//! are normalised lexically, de-duplicated and sorted component by component.
+//! scanned (not recursively) for the names [`sp::paths::matches_scan`] takes; paths are
+//! normalised lexically, de-duplicated and sorted component by component
+//! ([`sp::paths::InputPath`]).
 
-use std::cmp::Ordering;
-use std::path::Path;
+use sp::paths::{matches_scan, InputPath};
 
 use super::Failure;
-
-/// An input path in the reference's lexical normal form (`./a//b` → `a/b`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputPath {
-    text: String,
-}
-
-impl InputPath {
-    /// Normalises `raw` as Python's `PurePosixPath` does.
-    pub fn new(raw: &str) -> Self {
-        let absolute = raw.starts_with('/');
-        // POSIX keeps exactly two leading slashes; Python's pathlib does the same.
-        let double = raw.starts_with("//") && !raw.starts_with("///");
-        let parts: Vec<&str> = raw
-            .split('/')
-            .filter(|p| !p.is_empty() && *p != ".")
-            .collect();
-        let root = if double {
-            "//"
-        } else if absolute {
-            "/"
-        } else {
-            ""
-        };
-        let joined = parts.join("/");
-        let text = match (root, joined.is_empty()) {
-            ("", true) => ".".to_owned(),
-            (root, _) => format!("{root}{joined}"),
-        };
-        InputPath { text }
-    }
-
-    /// The path joined with a directory entry's name.
-    fn join(&self, name: &str) -> Self {
-        InputPath::new(&format!("{}/{}", self.text, name))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
-    pub fn as_path(&self) -> &Path {
-        Path::new(&self.text)
-    }
-
-    /// `PurePosixPath` parts: the root (if any) then each component.
-    fn parts(&self) -> Vec<&str> {
-        let root_len = self.text.len() - self.text.trim_start_matches('/').len();
-        let mut parts = Vec::new();
-        if root_len > 0 {
-            parts.push(&self.text[..root_len]);
-        }
-        parts.extend(
-            self.text[root_len..]
-                .split('/')
-                .filter(|p| !p.is_empty() && *p != "."),
-        );
-        parts
-    }
-}
-
-impl Ord for InputPath {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.parts().cmp(&other.parts())
-    }
-}
-
-impl PartialOrd for InputPath {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl std::fmt::Display for InputPath {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-/// Whether a directory entry's name is picked up by a directory scan.
-pub fn matches_scan(name: &str) -> bool {
-    name.ends_with(".spt") || is_rank_profile_name(name)
-}
-
-/// The glob `*_rank[0-9]*.h5`: `_rank` followed by a digit somewhere before a final `.h5`.
-fn is_rank_profile_name(name: &str) -> bool {
-    let Some(stem_end) = name.len().checked_sub(3).filter(|_| name.ends_with(".h5")) else {
-        return false;
-    };
-    let bytes = name.as_bytes();
-    (0..stem_end).any(|i| {
-        bytes[i..].starts_with(b"_rank")
-            && i + 6 <= stem_end
-            && bytes.get(i + 5).is_some_and(u8::is_ascii_digit)
-    })
-}
 
 /// Expands the command-line inputs into the sorted, de-duplicated list of files to read.
 pub fn discover(args: &[String]) -> Result<Vec<InputPath>, Failure> {
@@ -138,51 +42,4 @@ pub fn discover(args: &[String]) -> Result<Vec<InputPath>, Failure> {
     found.sort();
     found.dedup();
     Ok(found)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn normalises_like_pure_posix_path() {
-        for (raw, want) in [
-            ("./a//x.spt", "a/x.spt"),
-            ("a/./x", "a/x"),
-            ("a/", "a"),
-            (".", "."),
-            ("./", "."),
-            ("/abs//p", "/abs/p"),
-            ("a/../b", "a/../b"),
-        ] {
-            assert_eq!(InputPath::new(raw).as_str(), want, "{raw}");
-        }
-    }
-
-    #[test]
-    fn sorts_component_wise() {
-        // Character order would put "a-b/x" (0x2d) before "a/x" (0x2f); parts put "a" first.
-        let mut v = [
-            InputPath::new("a-b/x"),
-            InputPath::new("a/x"),
-            InputPath::new("/z"),
-        ];
-        v.sort();
-        let got: Vec<&str> = v.iter().map(InputPath::as_str).collect();
-        assert_eq!(got, ["/z", "a/x", "a-b/x"]);
-    }
-
-    #[test]
-    fn scan_patterns() {
-        assert!(matches_scan("run_rank00000.spt"));
-        assert!(matches_scan(".hidden.spt"));
-        assert!(matches_scan("x.spt"));
-        assert!(matches_scan("p_rank0.h5"));
-        assert!(matches_scan("p_rank12_extra.h5"));
-        assert!(!matches_scan("profiling_data.h5"));
-        assert!(!matches_scan("p_rankx0.h5"));
-        assert!(!matches_scan("p_rank.h5"));
-        assert!(!matches_scan("p_rank0.H5"));
-        assert!(!matches_scan("notes.txt"));
-    }
 }

@@ -15,7 +15,7 @@ use super::Failure;
 
 /// Show the groups, datasets and attributes of an HDF5 file.
 #[derive(Debug, Args)]
-#[command(after_long_help = JSON_HELP, after_help = "\
+#[command(after_long_help = tree::JSON_FORMAT, after_help = "\
 Examples:
   sp ls run.h5                        the whole tree, attributes with their values
   sp ls run.h5 /rank_region_index     one group and everything under it
@@ -46,53 +46,6 @@ pub struct Opts {
     #[arg(long)]
     strict: bool,
 }
-
-const JSON_HELP: &str = "\
-JSON output: one object keyed by object path, in byte order of the paths (\"/\" first):
-  {\"kind\": \"group\", \"attributes\": ATTRS}       (+ \"same_as\": first path, for a group
-                                                  reached again; its members are listed once)
-  {\"kind\": \"dataset\", \"datatype\": DT, \"shape\": SHAPE, \"maxshape\": SHAPE,
-   \"layout\": \"compact\" | \"contiguous\" | \"chunked\" | \"external\" | \"virtual\",
-   \"chunks\": [..] | null, \"filters\": [{\"id\", \"name\", \"client_data\"}],
-   \"attributes\": ATTRS, \"value\": V | \"error\": reason}   (value or error with --data)
-  {\"kind\": \"datatype\", \"datatype\": DT, \"attributes\": ATTRS}     a committed datatype
-  {\"kind\": \"soft link\", \"target\": path}                         not followed
-  {\"kind\": \"external link\", \"file\": name, \"target\": path}      not followed
-  {\"kind\": \"user-defined link\", \"target\": null}
-  {\"kind\": \"unreadable\", \"error\": reason}         an object that cannot be read
-Any object may also have \"errors\": [reason]: links or attributes of it that cannot be
-read at all.
-ATTRS: {name: {\"datatype\": DT, \"shape\": SHAPE, \"value\": V | \"error\": reason}}
-SHAPE: [] for a scalar, [d, ...], or null for a null dataspace (no elements); null
-maxshape entries are unlimited.
-DT: {\"class\": \"integer\", \"size\", \"signed\", \"order\": \"little\" | \"big\"}
-      (+ \"precision\", \"offset\" in bits when not all bits are used)
-    {\"class\": \"float\", \"size\", \"order\"}
-    {\"class\": \"string\", \"length\": n | \"variable\", \"charset\": \"ascii\" | \"utf8\",
-     \"padding\": \"nullterm\" | \"nullpad\" | \"spacepad\"}
-    {\"class\": \"compound\", \"size\": n | null (null when a member is variable-length),
-     \"members\": [{\"name\", \"offset\", \"datatype\"}]}
-    {\"class\": \"enum\", \"base\": DT, \"members\": [[name, int]]}
-    {\"class\": \"array\", \"base\": DT, \"dims\": [..]}
-    {\"class\": \"vlen\", \"base\": DT}                 a variable-length sequence
-    {\"class\": \"bitfield\", \"size\", \"order\", \"precision\", \"offset\"}
-    {\"class\": \"opaque\", \"size\", \"tag\"}
-    {\"class\": \"reference\", \"kind\": \"object\" | \"region\"}
-    {\"class\": \"time\", \"size\", \"order\"}
-    {\"class\": \"unsupported\", \"code\", \"size\", \"reason\"}
-V: a scalar's value, or the list of elements in row-major order.
-  Integers are JSON integers (a decimal string past 64 bits).
-  Floats are JSON numbers, in the shortest text that reads back to the same value in
-  their own width (an f32 as an f32: 0.1, not 0.10000000149011612); NaN, Infinity and
-  -Infinity are the strings \"NaN\", \"Infinity\" and \"-Infinity\".
-  Strings have their padding removed and are JSON strings when valid UTF-8, else
-  {\"bytes\": \"<hex>\"}, as are opaque elements.
-  Enums are {\"name\": str | null, \"value\": int}; compounds are [[member, V], ...];
-  arrays and variable-length sequences are lists.
-  Object references are the target's path (null for a null reference); region
-  references are {\"path\": str, \"selection\": \"all\" | \"none\" | {\"points\": [[..], ...]}
-  | {\"blocks\": [[[first..], [last..]], ...]}}.
-This is the format of tests/corpus/*.json, which h5py's own reading produced.";
 
 /// Elements of each dataset read and shown in text mode.
 const TEXT_ELEMENTS: u64 = 8;

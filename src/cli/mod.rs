@@ -14,8 +14,9 @@ mod local_file;
 mod ls;
 mod output;
 mod selection;
-mod summary;
+mod threads;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -70,7 +71,10 @@ pub fn main() -> ExitCode {
         // The reader of stdout went away (`sp inspect … | head`): stop quietly.
         Err(failure) if failure.is_closed_stdout() => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("sp: {failure}");
+            // Names quoted from a file reach a terminal escaped (sp::text).
+            let stderr = std::io::stderr();
+            let show = sp::text::Show::for_terminal(stderr.is_terminal());
+            eprintln!("sp: {}", show.text(&failure.to_string()));
             ExitCode::from(failure.exit_code())
         }
     }

@@ -56,6 +56,7 @@ pub mod plan;
 mod profile;
 pub mod scan;
 pub mod shard;
+pub mod summary;
 
 use std::io;
 

@@ -32,6 +32,58 @@ pub struct Options {
     pub merge: bool,
 }
 
+impl Options {
+    /// The label `import-native` stores for a `--label` of `label` (if given) writing to
+    /// `output`: with `merge`, only what `--label` says (even `""`); otherwise a non-empty
+    /// `--label`, else the output file's stem (`Path(output).stem`).
+    pub fn label_for(label: Option<&str>, merge: bool, output: &str) -> Option<String> {
+        if merge {
+            return label.map(str::to_owned);
+        }
+        Some(match label.filter(|l| !l.is_empty()) {
+            Some(l) => l.to_owned(),
+            None => {
+                let trimmed = output.trim_end_matches('/');
+                let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+                match name.rfind('.') {
+                    Some(dot) if dot > 0 => name[..dot].to_owned(),
+                    _ => name.to_owned(),
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::Options;
+
+    #[test]
+    fn labels_as_import_native_gives_them() {
+        assert_eq!(
+            Options::label_for(None, false, "out/run.h5").as_deref(),
+            Some("run")
+        );
+        assert_eq!(
+            Options::label_for(Some(""), false, "a.b.h5").as_deref(),
+            Some("a.b")
+        );
+        assert_eq!(
+            Options::label_for(Some("x"), false, "run.h5").as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            Options::label_for(None, false, ".h5").as_deref(),
+            Some(".h5")
+        );
+        assert_eq!(
+            Options::label_for(Some(""), true, "run.h5").as_deref(),
+            Some("")
+        );
+        assert_eq!(Options::label_for(None, true, "run.h5"), None);
+    }
+}
+
 /// One contiguous range of a row's calls handled by a pass-2 unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Piece {
@@ -76,6 +128,13 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The attributes of the new file's `/metadata` that cannot be carried over (object and
+    /// region references, which would point into an input), left out, with the reason:
+    /// a front end shows them as warnings.
+    pub fn left_out(&self) -> Vec<crate::schema::metadata::LeftOut> {
+        crate::schema::metadata::left_out(&self.merged.metadata)
+    }
+
     /// Applies the merge rules to pass 1's results, input by input in order: the first
     /// failed input, or the first input that breaks a rule, is the error.
     pub fn new(scan: Scan, options: &Options) -> Result<Plan, Error> {

@@ -8,7 +8,7 @@ use crate::io::ReadAt;
 
 use super::error::Error;
 use super::likwid::{self, LikwidByRank};
-use super::metadata::{check_carry_over, Metadata};
+use super::metadata::Metadata;
 use super::names;
 use super::native::{into_ranks, sort_regions, RegionCalls, RegionRanks};
 use super::profile::{Depth, Profile, RankCalls};
@@ -89,7 +89,6 @@ pub fn read_input<R: ReadAt>(
     depth: Depth,
 ) -> Result<(Profile, LikwidByRank), Error> {
     let profile = read::read(file, depth)?;
-    check_carry_over(&profile.metadata)?;
     let links = file.root()?.links()?;
     let groups = rank_groups(&links);
     if profile.schema < 2

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::hdf5lite::model::{ReferenceKind, StringLength};
 use crate::hdf5lite::reader::{value, File, Group, Value};
 use crate::hdf5lite::{ByteOrder, Data, Datatype, Shape};
 use crate::io::ReadAt;
@@ -25,9 +26,19 @@ pub enum MetaValue {
     /// Any other numeric value carried over from an input file with its own type
     /// (little-endian element bytes).
     Typed(Datatype, Shape, Data),
-    /// A value read from a file that sp can show but not store again (a compound, a
-    /// non-bool enum, a 2-D string array, …): its datatype and decoded value. An import
-    /// refuses it ([`check_carry_over`]).
+    /// A value another tool stored, of a type the reference's writer never uses (a
+    /// compound, a non-bool enum, a fixed-length string array, a string array of more
+    /// dimensions, …): carried over with its own datatype, shape and element bytes; `value`
+    /// is what it decodes to, for display.
+    Foreign {
+        datatype: Datatype,
+        shape: Shape,
+        data: Data,
+        value: Value,
+    },
+    /// A value read from a file that sp can show but not store again (an object or region
+    /// reference, which cannot point into a new file; a type the writer has no encoding
+    /// for): its datatype and decoded value. An import leaves it out ([`left_out`]).
     Unsupported(Datatype, Value),
 }
 
@@ -53,9 +64,13 @@ impl MetaValue {
                 Shape::vector(items.len() as u64),
                 Data::VlenStrings(items.clone()),
             ),
-            MetaValue::Typed(datatype, shape, data) => {
-                (datatype.clone(), shape.clone(), data.clone())
-            }
+            MetaValue::Typed(datatype, shape, data)
+            | MetaValue::Foreign {
+                datatype,
+                shape,
+                data,
+                ..
+            } => (datatype.clone(), shape.clone(), data.clone()),
             MetaValue::Unsupported(..) => return None,
         })
     }
@@ -118,7 +133,9 @@ pub fn cannot_carry_over(name: &str, datatype: &Datatype) -> Error {
     ))
 }
 
-/// Fails on the first (in name order) value an import cannot store again.
+/// Fails on the first (in name order) value an import cannot store again. Since foreign
+/// values are carried or left out ([`left_out`]), none fails: kept for callers that want
+/// every value stored.
 pub fn check_carry_over(metadata: &Metadata) -> Result<(), Error> {
     match metadata.iter().find_map(|(name, value)| match value {
         MetaValue::Unsupported(datatype, _) => Some((name, datatype)),
@@ -127,6 +144,108 @@ pub fn check_carry_over(metadata: &Metadata) -> Result<(), Error> {
         Some((name, datatype)) => Err(cannot_carry_over(name, datatype)),
         None => Ok(()),
     }
+}
+
+/// An attribute of `/metadata` an import leaves out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    pub name: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "/metadata attribute {:?} is left out: {}",
+            self.name, self.reason
+        )
+    }
+}
+
+/// The values of `metadata` an import cannot store again, in name order, with the reason:
+/// the new file holds every other attribute and leaves these out.
+pub fn left_out(metadata: &Metadata) -> Vec<LeftOut> {
+    metadata
+        .iter()
+        .filter_map(|(name, value)| match value {
+            MetaValue::Unsupported(datatype, _) => Some(LeftOut {
+                name: name.clone(),
+                reason: if contains_reference(datatype) {
+                    format!(
+                        "it holds {}, an address in the file it came from that cannot point \
+                         into the new one",
+                        describe(datatype)
+                    )
+                } else {
+                    format!("sp cannot write its type ({})", describe(datatype))
+                },
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether values of `datatype` hold object or region references.
+fn contains_reference(datatype: &Datatype) -> bool {
+    match datatype {
+        Datatype::Reference { .. } => true,
+        Datatype::Compound { members, .. } => {
+            members.iter().any(|m| contains_reference(&m.datatype))
+        }
+        Datatype::Array { base, .. }
+        | Datatype::Sequence { base }
+        | Datatype::Enum { base, .. } => contains_reference(base),
+        _ => false,
+    }
+}
+
+/// Whether the writer stores `datatype` as fixed-size element bytes copied as they are: no
+/// variable-length part, no reference, and a class it encodes.
+fn carried_as_bytes(datatype: &Datatype) -> bool {
+    match datatype {
+        Datatype::Integer { .. } => true,
+        Datatype::Float { size, .. } => *size == 4 || *size == 8,
+        Datatype::String { length, .. } => matches!(length, StringLength::Fixed(_)),
+        Datatype::Compound { members, .. } => members.iter().all(|m| carried_as_bytes(&m.datatype)),
+        Datatype::Enum { base, .. } | Datatype::Array { base, .. } => carried_as_bytes(base),
+        _ => false,
+    }
+}
+
+/// A value none of the reference's types holds, carried with its own type when the writer
+/// can store it: fixed-size elements as the attribute's bytes, variable-length strings of
+/// any shape as strings.
+fn foreign(datatype: &Datatype, shape: &Shape, raw: &[u8], value: &Value) -> Option<MetaValue> {
+    let data = if carried_as_bytes(datatype) {
+        let n = shape.element_count()?;
+        let size = datatype.element_size()?;
+        let len = usize::try_from(n.checked_mul(size)?).ok()?;
+        Data::Fixed(raw.get(..len)?.to_vec())
+    } else if matches!(
+        datatype,
+        Datatype::String {
+            length: StringLength::Variable,
+            ..
+        }
+    ) {
+        let strings = flatten(value.clone())
+            .into_iter()
+            .map(|v| match v {
+                Value::String(s) => Some(s),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Data::VlenStrings(strings)
+    } else {
+        return None;
+    };
+    Some(MetaValue::Foreign {
+        datatype: datatype.clone(),
+        shape: shape.clone(),
+        data,
+        value: value.clone(),
+    })
 }
 
 /// A datatype class in a few words, for errors.
@@ -138,6 +257,15 @@ pub fn describe(datatype: &Datatype) -> &'static str {
         Datatype::Enum { .. } => "an enum (bool)",
         Datatype::Compound { .. } => "a compound",
         Datatype::Array { .. } => "an array",
+        Datatype::Reference {
+            kind: ReferenceKind::Object,
+            ..
+        } => "an object reference",
+        Datatype::Reference { .. } => "a region reference",
+        Datatype::Opaque { .. } => "an opaque type",
+        Datatype::Bitfield { .. } => "a bit field",
+        Datatype::Sequence { .. } => "a variable-length sequence",
+        Datatype::Time { .. } => "a time",
         _ => "another type",
     }
 }
@@ -151,6 +279,7 @@ pub fn read<R: ReadAt>(file: &File<R>, group: &Group<'_, R>) -> Result<Metadata,
         let shape = attr.shape().unwrap_or(Shape::Scalar);
         let datatype = attr.datatype();
         let converted = meta_value(datatype, &shape, value.clone())
+            .or_else(|| foreign(datatype, &shape, attr.raw(), &value))
             .unwrap_or_else(|| MetaValue::Unsupported(datatype.clone(), value));
         metadata.insert(attr.name().to_owned(), converted);
     }
@@ -306,5 +435,43 @@ mod tests {
             "/metadata attribute \"odd\" has a type sp cannot carry over (a compound)"
         );
         assert!(check_carry_over(&Metadata::new()).is_ok());
+    }
+
+    #[test]
+    fn references_are_left_out_with_the_reason() {
+        let reference = Datatype::Reference {
+            kind: ReferenceKind::Object,
+            size: 8,
+        };
+        let value = Value::Reference(crate::hdf5lite::reader::Reference::Object {
+            address: 96,
+            path: None,
+        });
+        let metadata: Metadata = [
+            ("a".to_string(), MetaValue::Int(1)),
+            ("ref".to_string(), MetaValue::Unsupported(reference, value)),
+        ]
+        .into();
+        assert_eq!(
+            left_out(&metadata)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            [
+                "/metadata attribute \"ref\" is left out: it holds an object reference, an \
+              address in the file it came from that cannot point into the new one"
+            ]
+        );
+        // A compound of an i32 and an f64 is carried as its 12 element bytes.
+        let pair = Datatype::Compound {
+            size: 12,
+            members: vec![],
+        };
+        assert!(carried_as_bytes(&pair));
+        let raw = [7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 64];
+        let carried = foreign(&pair, &Shape::Scalar, &raw, &Value::Compound(vec![]));
+        assert!(
+            matches!(carried, Some(MetaValue::Foreign { data: Data::Fixed(ref d), .. }) if d == &raw)
+        );
     }
 }

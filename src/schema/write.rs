@@ -10,7 +10,7 @@ use crate::hdf5lite::{
 use super::error::Error;
 use super::likwid;
 use super::merged::{MergedProfile, ProfileRow};
-use super::metadata::{self, Metadata};
+use super::metadata::Metadata;
 use super::names;
 use super::stats::{Summary, SUMMARY_MEMBERS, SUMMARY_SIZE};
 
@@ -176,7 +176,7 @@ fn build(
         Data::strings(&[names::COLUMNAR]),
     )?;
 
-    metadata::check_carry_over(metadata)?;
+    // Values that cannot be stored again (references) are left out: metadata::left_out.
     let meta = w.create_group(root, names::METADATA.name)?;
     for (name, value) in metadata {
         if let Some((datatype, shape, data)) = value.to_attribute() {

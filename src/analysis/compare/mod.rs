@@ -40,7 +40,7 @@ use super::selection::Selection;
 use crate::schema::Profile;
 
 pub use super::report::Format;
-pub use output::{write_check, write_diff, Side};
+pub use output::{write_check, write_check_shown, write_diff, write_diff_shown, Side};
 
 /// The statistic of a region that is compared (`--metric`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

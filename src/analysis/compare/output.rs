@@ -20,6 +20,7 @@ use crate::analysis::report::format::python_g;
 use crate::analysis::report::grid::{column_widths, draw};
 use crate::analysis::report::Format;
 use crate::schema::Profile;
+use crate::text::Show;
 
 /// One compared profile: the name to show for it (a path, as the front end chooses) and
 /// the profile.
@@ -57,17 +58,34 @@ pub fn write_diff(
     b: &Side<'_>,
     comparison: &Comparison,
 ) -> io::Result<()> {
+    write_diff_shown(out, format, Show::AsIs, a, b, comparison)
+}
+
+/// [`write_diff`], with the text from the profiles (names, labels, warnings) in the table
+/// shown as `show` says: [`Show::Escaped`] for a terminal.
+pub fn write_diff_shown(
+    out: &mut impl Write,
+    format: Format,
+    show: Show,
+    a: &Side<'_>,
+    b: &Side<'_>,
+    comparison: &Comparison,
+) -> io::Result<()> {
     match format {
         Format::Table => {
             let mut s = format!("{}\n", "=".repeat(78));
-            s.push_str(&format!("a: {}\nb: {}\n", a.title(), b.title()));
+            s.push_str(&format!(
+                "a: {}\nb: {}\n",
+                show.text(&a.title()),
+                show.text(&b.title())
+            ));
             s.push_str(&format!("{}\n\n", "=".repeat(78)));
             for warning in &comparison.warnings {
-                s.push_str(warning);
+                s.push_str(&show.text(warning));
                 s.push('\n');
             }
             let title = format!("Regions ({})", comparison.rows.len());
-            s.push_str(&table(comparison, &title));
+            s.push_str(&table(comparison, &title, show));
             out.write_all(s.as_bytes())
         }
         Format::Json => {
@@ -90,20 +108,36 @@ pub fn write_check(
     candidate: &Side<'_>,
     outcome: &CheckOutcome,
 ) -> io::Result<()> {
+    write_check_shown(out, format, Show::AsIs, baseline, candidate, outcome)
+}
+
+/// [`write_check`], with the text from the profiles in the table shown as `show` says.
+pub fn write_check_shown(
+    out: &mut impl Write,
+    format: Format,
+    show: Show,
+    baseline: &Side<'_>,
+    candidate: &Side<'_>,
+    outcome: &CheckOutcome,
+) -> io::Result<()> {
     let comparison = &outcome.comparison;
     let budget = Some(&outcome.budget);
     match format {
         Format::Table => {
-            let mut s = format!("Baseline: {}\n", baseline.title());
-            s.push_str(&format!("Candidate: {}\n", candidate.title()));
+            let mut s = format!("Baseline: {}\n", show.text(&baseline.title()));
+            s.push_str(&format!("Candidate: {}\n", show.text(&candidate.title())));
             s.push_str(&format!(
                 "Regression budget: +{}% ({})\n",
                 python_g(outcome.budget.max_regression(), 6),
                 comparison.options.metric.name()
             ));
             let verdict = if outcome.passed() { "PASS" } else { "FAIL" };
-            s.push_str(&table(comparison, &format!("Regression check: {verdict}")));
-            let violations: Vec<&str> = outcome.violations().map(|r| r.name.as_str()).collect();
+            s.push_str(&table(
+                comparison,
+                &format!("Regression check: {verdict}"),
+                show,
+            ));
+            let violations: Vec<_> = outcome.violations().map(|r| show.text(&r.name)).collect();
             if !violations.is_empty() {
                 s.push_str(&format!("Budget violations: {}\n", violations.join(", ")));
             }
@@ -130,7 +164,7 @@ pub fn write_check(
 
 /// `print_diff_table`: the title, the boxed table (or a note that it is empty), and the
 /// regions only one side has.
-fn table(comparison: &Comparison, title: &str) -> String {
+fn table(comparison: &Comparison, title: &str, show: Show) -> String {
     let mut s = format!("{title}\n");
     if comparison.rows.is_empty() {
         s.push_str("  (no regions to compare)\n");
@@ -145,7 +179,7 @@ fn table(comparison: &Comparison, title: &str) -> String {
         .iter()
         .map(|row| {
             vec![
-                row.name.clone(),
+                show.text(&row.name).into_owned(),
                 value_text(row.a, metric),
                 value_text(row.b, metric),
                 delta_text(row.delta, metric),
@@ -154,8 +188,8 @@ fn table(comparison: &Comparison, title: &str) -> String {
         })
         .collect();
     s.push_str(&draw(&headers, &cells, &column_widths(&headers, &cells)));
-    let only_a: Vec<&str> = comparison.only_in_a().collect();
-    let only_b: Vec<&str> = comparison.only_in_b().collect();
+    let only_a: Vec<_> = comparison.only_in_a().map(|n| show.text(n)).collect();
+    let only_b: Vec<_> = comparison.only_in_b().map(|n| show.text(n)).collect();
     if !only_a.is_empty() {
         s.push_str(&format!("\n  Only in a: {}\n", only_a.join(", ")));
     }

@@ -3,6 +3,7 @@
 //! the cutting and wrapping that fit a table into a terminal.
 
 pub(crate) use crate::analysis::units::python_g;
+use crate::text;
 
 pub(crate) fn fmt_dur(v: Option<f64>, decimals: usize) -> String {
     v.map_or("-".into(), |v| format!("{v:.decimals$}"))
@@ -66,17 +67,8 @@ pub(crate) fn tree_prefix(depth: usize) -> String {
     }
 }
 
-/// `text` cut to `width` characters, the last one `…` when anything was cut.
-pub(crate) fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
-
-/// `text` split into lines of at most `width` characters, at spaces where possible.
+/// `text` split into lines of at most `width` terminal cells, at spaces where possible (a
+/// word longer than a line is cut by characters).
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let indent: String = text.chars().take_while(|c| *c == ' ').collect();
@@ -85,14 +77,14 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     for word in text.split(' ').filter(|w| !w.is_empty()) {
         let mut word = word.to_string();
         loop {
-            let used = line.chars().count();
+            let used = text::width(&line);
             let sep = usize::from(used > 0);
-            if used + sep + word.chars().count() <= width {
+            if used + sep + text::width(&word) <= width {
                 if used > 0 {
                     line.push(' ');
                 } else {
                     line.push_str(&indent);
-                    if indent.chars().count() + word.chars().count() > width {
+                    if indent.len() + text::width(&word) > width {
                         line.clear();
                     }
                 }
@@ -164,10 +156,10 @@ mod tests {
 
     #[test]
     fn cutting_and_wrapping() {
-        assert_eq!(truncate("abcdef", 4), "abc…");
-        assert_eq!(truncate("abc", 4), "abc");
         assert_eq!(wrap("one two three", 7), ["one two", "three"]);
         assert_eq!(wrap("  indented words", 10), ["  indented", "  words"]);
+        // 日本語 is six cells: two such words do not fit in ten.
+        assert_eq!(wrap("日本語 日本語", 10), ["日本語", "日本語"]);
         assert_eq!(tree_prefix(0), "");
         assert_eq!(tree_prefix(2), "│ └─ ");
     }

@@ -30,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod compute;
 pub(crate) mod csv;
 pub(crate) mod format;
 pub(crate) mod grid;
@@ -45,6 +46,7 @@ use std::io::{self, Write};
 use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::Profile;
+use crate::text::Show;
 
 use super::error::Result;
 use super::load;
@@ -292,6 +294,7 @@ pub struct ReportWriter<W: Write> {
     out: W,
     format: Format,
     options: ReportOptions,
+    show: Show,
     files: usize,
     json: Vec<serde_json::Value>,
 }
@@ -303,9 +306,17 @@ impl<W: Write> ReportWriter<W> {
             out,
             format,
             options,
+            show: Show::AsIs,
             files: 0,
             json: Vec::new(),
         }
+    }
+
+    /// Shows the text from the files (names, labels, metadata) as `show` says in the table:
+    /// [`Show::Escaped`] when the output is a terminal. JSON and CSV quote it their own way.
+    pub fn show(mut self, show: Show) -> Self {
+        self.show = show;
+        self
     }
 
     /// Adds one profile: written at once as a table or CSV, kept for the JSON document.
@@ -322,7 +333,7 @@ impl<W: Write> ReportWriter<W> {
                 if !first {
                     writeln!(self.out)?;
                 }
-                table::write(&mut self.out, file, &self.options)
+                table::write(&mut self.out, file, &self.options, self.show)
             }
         }
     }

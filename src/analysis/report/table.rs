@@ -8,10 +8,9 @@ use std::io::{self, Write};
 use crate::analysis::metadata::{label, meta_seconds, PyValue};
 use crate::analysis::rows::{percent_of, session_total, PercentageMode, RegionRow};
 use crate::schema::{MetaValue, Profile};
+use crate::text::{self, Show};
 
-use super::format::{
-    clip, fmt_count, fmt_dur, fmt_sci, is_upper, python_g6, tree_prefix, truncate, wrap,
-};
+use super::format::{clip, fmt_count, fmt_dur, fmt_sci, is_upper, python_g6, tree_prefix, wrap};
 use super::grid::{column_widths, draw};
 use super::{
     gpu_timing_warning, has_own_line, parent_paths, Column, FileReport, OwnLine, ReportOptions,
@@ -23,11 +22,12 @@ fn pct(percent: Option<f64>) -> String {
 }
 
 /// The table report of one profile: a headline, the metadata by section, and the region
-/// table fitted to `options.width`.
+/// table fitted to `options.width`, with the text from the file shown as `show` says.
 pub(super) fn write(
     out: &mut impl Write,
     file: &FileReport<'_>,
     options: &ReportOptions,
+    show: Show,
 ) -> io::Result<()> {
     let FileReport {
         name,
@@ -66,25 +66,31 @@ pub(super) fn write(
     }
     s.push_str(&"=".repeat(78));
     s.push('\n');
+    let shown_name = show.text(name);
     match label(profile) {
-        Some(label) => s.push_str(&format!("{label} - {name}\n")),
-        None => s.push_str(&format!("{name}\n")),
+        Some(label) => s.push_str(&format!("{} - {shown_name}\n", show.text(&label))),
+        None => s.push_str(&format!("{shown_name}\n")),
     }
     s.push_str(&headline);
     s.push('\n');
     s.push_str(&"=".repeat(78));
     s.push_str("\n\n");
     if !options.regions_only {
-        s.push_str(&metadata_text(profile, options.full));
+        s.push_str(&metadata_text(profile, options.full, show));
     }
     if !options.metadata_only {
-        s.push_str(&region_table(rows, options, name));
+        s.push_str(&region_table(rows, options, &shown_name, show));
     }
     out.write_all(s.as_bytes())
 }
 
-/// The metadata by section, as the reference prints it.
-fn metadata_text(profile: &Profile, full: bool) -> String {
+/// The metadata by section, as the reference prints it: keys padded by characters (Python's
+/// `:<`) as they are, by terminal cells when escaped for a terminal.
+fn metadata_text(profile: &Profile, full: bool, show: Show) -> String {
+    let measure = |key: &str| match show {
+        Show::AsIs => key.chars().count(),
+        Show::Escaped => text::width(key),
+    };
     const RUN: [&str; 8] = [
         "timestamp",
         "start_time_ns",
@@ -101,7 +107,7 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
     if md.is_empty() {
         return "Metadata\n  (none recorded)\n\n".into();
     }
-    let width = md.keys().map(|k| k.chars().count()).max().unwrap_or(0);
+    let width = md.keys().map(|k| measure(&show.text(k))).max().unwrap_or(0);
     let mut taken: Vec<&str> = Vec::new();
     let mut sections: Vec<(&str, Vec<(&str, &MetaValue)>)> = Vec::new();
     for (title, keys) in [
@@ -148,9 +154,11 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
         }
         s.push_str(&format!("  {title}\n"));
         for (k, v) in entries {
+            let key = show.text(k);
             s.push_str(&format!(
-                "    {k:<width$} : {}\n",
-                clip(&PyValue::of(v).text(), full)
+                "    {key}{} : {}\n",
+                " ".repeat(width - measure(&key)),
+                show.text(&clip(&PyValue::of(v).text(), full))
             ));
         }
     }
@@ -161,7 +169,7 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
         };
         s.push_str(&format!("  Modules ({})\n", items.len()));
         for i in &items {
-            s.push_str(&format!("    {i}\n"));
+            s.push_str(&format!("    {}\n", show.text(i)));
         }
         if items.is_empty() {
             s.push_str("    (none loaded)\n");
@@ -171,8 +179,8 @@ fn metadata_text(profile: &Profile, full: bool) -> String {
     s
 }
 
-/// The region table fitted to `options.width`, and its Info box.
-fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> String {
+/// The region table fitted to `options.width` (in terminal cells), and its Info box.
+fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str, show: Show) -> String {
     let (columns, mode, width_limit) = (options.columns.as_deref(), options.mode, options.width);
     let mut s = String::new();
     let title = format!("Regions ({})", rows.len());
@@ -201,7 +209,7 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
                     let mut n = format!(
                         "{}{}{}",
                         tree_prefix(row.depth),
-                        row.name,
+                        show.text(&row.name),
                         if row.recursive { " ↻" } else { "" }
                     );
                     if inline_counts && row.calls != 1 {
@@ -265,7 +273,7 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
         *first = narrower;
         for r in &mut table {
             if let Some(cell) = r.first_mut() {
-                *cell = truncate(cell, narrower);
+                *cell = text::truncate(cell, narrower).into_owned();
             }
         }
     }
@@ -281,7 +289,7 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
     hidden.reverse();
     s.push_str(&draw(&headers, &table, &widths));
     let mut notes: Vec<String> = Vec::new();
-    notes.extend(gpu_timing_warning(rows));
+    notes.extend(gpu_timing_warning(rows).map(|w| show.text(&w).into_owned()));
     if !hidden.is_empty() {
         notes.push(format!(
             "Hidden to fit the terminal: {} (widen it, choose --columns, or use --format csv).",
@@ -322,24 +330,21 @@ fn region_table(rows: &[RegionRow], options: &ReportOptions, name: &str) -> Stri
     let notes: Vec<String> = notes
         .iter()
         .flat_map(|n| {
-            if n.chars().count() <= inner {
+            if text::width(n) <= inner {
                 vec![n.clone()]
             } else {
                 wrap(n, inner)
             }
         })
         .collect();
-    let width = notes.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let width = notes.iter().map(|n| text::width(n)).max().unwrap_or(0);
     s.push('\n');
     s.push_str(&format!(
         "  ╭─ Info {}╮\n",
         "─".repeat(width.saturating_sub(5).max(1))
     ));
     for n in &notes {
-        s.push_str(&format!(
-            "  │ {n}{} │\n",
-            " ".repeat(width - n.chars().count())
-        ));
+        s.push_str(&format!("  │ {} │\n", text::pad(n, width)));
     }
     s.push_str(&format!("  ╰{}╯\n", "─".repeat(width + 2)));
     s.push('\n');

@@ -58,7 +58,7 @@ impl Progress {
             {
                 continue;
             }
-            let line = bar(
+            let line = sp::text::progress_bar(
                 self.done.load(Ordering::Relaxed),
                 self.total.load(Ordering::Relaxed),
                 start.elapsed(),
@@ -76,39 +76,9 @@ impl Progress {
     }
 }
 
-/// One line: `[=====>    ]  45%  3.1 s`.
-fn bar(done: u64, total: u64, elapsed: Duration) -> String {
-    const WIDTH: u64 = 30;
-    let total = total.max(1);
-    let done = done.min(total);
-    let filled = done * WIDTH / total;
-    let mut s = String::with_capacity(64);
-    s.push('[');
-    for i in 0..WIDTH {
-        s.push(match i.cmp(&filled) {
-            std::cmp::Ordering::Less => '=',
-            std::cmp::Ordering::Equal => '>',
-            std::cmp::Ordering::Greater => ' ',
-        });
-    }
-    s.push_str(&format!(
-        "] {:3}%  {:.1} s",
-        done * 100 / total,
-        elapsed.as_secs_f64()
-    ));
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bar_shows_fraction_and_sizes() {
-        let line = bar(1 << 29, 1 << 30, Duration::from_millis(1500));
-        assert_eq!(line, "[===============>              ]  50%  1.5 s");
-        assert!(bar(5, 0, Duration::ZERO).contains("100%"));
-    }
 
     #[test]
     fn disabled_progress_just_runs_the_work() {

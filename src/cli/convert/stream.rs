@@ -4,7 +4,7 @@
 //! 1 and, within a budget, kept in memory for pass 2.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -183,6 +183,10 @@ pub fn convert(
     });
     scan.join(jobs.into_iter().zip(segments).collect());
     let plan = Plan::new(scan, options).map_err(fail)?;
+    let show = sp::text::Show::for_terminal(io::stderr().is_terminal());
+    for left_out in plan.left_out() {
+        eprintln!("sp: warning: {}", show.text(&left_out.to_string()));
+    }
 
     let out = AtomicOutput::create(output)?;
     let file = out.file();

@@ -37,6 +37,12 @@ impl Attribute {
         &self.datatype
     }
 
+    /// The stored value bytes, element after element in the datatype's own layout and byte
+    /// order (for variable-length elements: their heap references).
+    pub fn raw(&self) -> &[u8] {
+        &self.data
+    }
+
     /// The shape; `None` for a null dataspace (no elements, not even a scalar).
     pub fn shape(&self) -> Option<Shape> {
         self.dataspace.shape()

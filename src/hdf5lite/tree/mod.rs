@@ -30,7 +30,7 @@ use crate::hdf5lite::reader::{
 use crate::io::ReadAt;
 
 pub use display::{Extent, ValueText};
-pub use json::write_json;
+pub use json::{write_json, JSON_FORMAT};
 pub use text::write_text;
 
 /// What a walk reads besides the structure.
