@@ -2,7 +2,7 @@
 # Install what `cargo test --test interop` needs on a fresh Debian machine:
 # the HDF5 command-line tools and C library (to build the reference's C
 # example with SP_HDF5=1), gfortran, musl-tools, a Python venv at <repo>/.venv
-# holding the reference (scope-profiler 0.7.5) and h5py, and the extra Rust
+# holding the reference (scope-profiler 0.7.5), h5py and the reference's extras, and the extra Rust
 # targets. Idempotent: each step is skipped when its result is already there.
 # Quiet unless something is installed (one line each) or fails (its log).
 #
@@ -60,23 +60,28 @@ if [ "${#packages[@]}" -gt 0 ]; then
 fi
 
 # --- Python venv with the reference -----------------------------------------
+# The reference's extras, for the tests that compare with its plot data (pandas,
+# matplotlib, maxplotlibx), its terminal UI (textual) and Extra-P's scaling models.
+REF_EXTRAS=(pandas matplotlib maxplotlibx textual extrap)
 venv_ok() {
     [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - "$SP_REF_VERSION" >/dev/null 2>&1 <<'EOF'
 import sys
 from importlib.metadata import version
 import h5py, hdf5plugin, netCDF4, scope_profiler  # noqa: F401
+import pandas, matplotlib, maxplotlib, textual, extrap  # noqa: F401
 sys.exit(0 if version("scope-profiler") == sys.argv[1] else 1)
 EOF
 }
 if ! venv_ok; then
-    echo "setup-env: python venv $VENV with scope-profiler==$SP_REF_VERSION h5py hdf5plugin netCDF4"
+    echo "setup-env: python venv $VENV with scope-profiler==$SP_REF_VERSION, h5py, hdf5plugin, netCDF4 and the reference's extras"
     if [ ! -x "$VENV/bin/python" ]; then
         quietly "$BASE_PYTHON" -m venv "$VENV"
     fi
     quietly "$VENV/bin/python" -m pip install --disable-pip-version-check --no-cache-dir \
-        "scope-profiler==$SP_REF_VERSION" h5py hdf5plugin netCDF4
+        "scope-profiler==$SP_REF_VERSION" h5py hdf5plugin netCDF4 \
+        "${REF_EXTRAS[@]}"
     if ! venv_ok; then
-        echo "setup-env: $VENV still does not import scope_profiler $SP_REF_VERSION, h5py, hdf5plugin and netCDF4" >&2
+        echo "setup-env: $VENV still does not import scope_profiler $SP_REF_VERSION, h5py, hdf5plugin, netCDF4 and ${REF_EXTRAS[*]}" >&2
         exit 1
     fi
 fi
