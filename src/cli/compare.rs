@@ -1,18 +1,17 @@
 //! `sp diff` and `sp check`: the shell over [`sp::analysis::compare`] — arguments, the two
 //! files (read on two threads), and the exit status of a check.
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
 use sp::analysis::Selection;
 use sp::hdf5lite::reader::File;
 use sp::schema::Profile;
-use sp::text::Show;
 
 use super::local_file::LocalFile;
-use super::selection::RegionFilter;
+use super::options::{FormatArg, RegionFilter};
+use super::terminal::print;
 use super::Failure;
 
 /// Compare region statistics between two profiles
@@ -84,16 +83,8 @@ struct Common {
     /// Statistic to compare.
     #[arg(long, default_value = "total", value_parser = metric_names())]
     metric: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
-    format: OutputFormat,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutputFormat {
-    Table,
-    Json,
-    Csv,
+    #[command(flatten)]
+    format: FormatArg,
 }
 
 fn metric_names() -> clap::builder::PossibleValuesParser {
@@ -126,11 +117,7 @@ impl Common {
         });
         Ok(Loaded {
             metric,
-            format: match self.format {
-                OutputFormat::Table => Format::Table,
-                OutputFormat::Json => Format::Json,
-                OutputFormat::Csv => Format::Csv,
-            },
+            format: self.format.format(),
             selection,
             a: a?,
             b: b?,
@@ -167,11 +154,7 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
     };
     let comparison = compare::diff(&loaded.a, &loaded.b, &loaded.selection, &options);
     let (a, b) = loaded.sides();
-    let mut out = std::io::stdout().lock();
-    let show = Show::for_terminal(out.is_terminal());
-    compare::write_diff_shown(&mut out, loaded.format, show, &a, &b, &comparison)
-        .map_err(Failure::Stdout)?;
-    out.flush().map_err(Failure::Stdout)
+    print(|out, show| compare::write_diff_shown(out, loaded.format, show, &a, &b, &comparison))
 }
 
 /// Runs the check; `Ok(false)` when the budget is broken.
@@ -189,11 +172,7 @@ pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
         budget,
     );
     let (a, b) = loaded.sides();
-    let mut out = std::io::stdout().lock();
-    let show = Show::for_terminal(out.is_terminal());
-    compare::write_check_shown(&mut out, loaded.format, show, &a, &b, &outcome)
-        .map_err(Failure::Stdout)?;
-    out.flush().map_err(Failure::Stdout)?;
+    print(|out, show| compare::write_check_shown(out, loaded.format, show, &a, &b, &outcome))?;
     Ok(outcome.passed())
 }
 

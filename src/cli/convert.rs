@@ -1,7 +1,7 @@
 //! `sp convert`: merge per-rank native output into one schema-3 profile, with the inputs,
 //! defaults and output of `scope-profiler import-native`.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -13,7 +13,6 @@ mod stream;
 use super::inputs;
 use super::Failure;
 use sp::paths::InputPath;
-use sp::text::Show;
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
 #[derive(Debug, Args)]
@@ -109,15 +108,11 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let converted =
         progress.around(|| stream::convert(&inputs, &options, &opts.output, &progress))?;
     if !opts.quiet {
-        let stdout = std::io::stdout();
-        let show = Show::for_terminal(stdout.is_terminal());
-        let mut out = stdout.lock();
         let output = opts.output.display().to_string();
-        // A closed pipe (`sp convert … | head`) ends quietly, by the one rule in `cli::run`.
-        sp::convert::summary::write(&mut out, &converted, show)
-            .and_then(|()| writeln!(out, "\nwrote {}", show.text(&output)))
-            .and_then(|()| out.flush())
-            .map_err(Failure::Stdout)?;
+        super::terminal::print(|out, show| {
+            sp::convert::summary::write(&mut *out, &converted, show)?;
+            writeln!(out, "\nwrote {}", show.text(&output))
+        })?;
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use sp::analysis::{parse_ranks, Selection};
 use sp::hdf5lite::reader::File;
 
 use super::local_file::LocalFile;
-use super::output::AtomicOutput;
+use super::options::OutputArg;
 use super::Failure;
 
 /// Export a profile for a trace viewer, or as one JSON document
@@ -52,9 +52,8 @@ pub struct Opts {
     format: OutputFormat,
     /// The profile.
     file: PathBuf,
-    /// Output file.
-    #[arg(short, long)]
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutputArg,
     /// Ranks to export, e.g. `0 2` or `0-3` (default: all).
     #[arg(long, num_args = 1..)]
     ranks: Option<Vec<String>>,
@@ -72,7 +71,7 @@ enum OutputFormat {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
-    super::output::prepare(&opts.output)?;
+    opts.output.prepare()?;
     let selection = Selection::ranks(opts.ranks.as_deref().map(parse_ranks).transpose()?);
     let format = match opts.format {
         OutputFormat::ChromeTrace => Format::ChromeTrace,
@@ -80,7 +79,9 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         OutputFormat::Json => Format::Json,
         OutputFormat::Flamegraph | OutputFormat::Folded => {
             let folded = opts.format == OutputFormat::Folded;
-            return opts.stacks.run(folded, &opts.file, &opts.output, selection);
+            return opts
+                .stacks
+                .run(folded, &opts.file, &opts.output.output, selection);
         }
     };
     opts.stacks.only_for_stacks()?;
@@ -92,12 +93,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let exporter = Exporter::open(&file, &stem).map_err(|e| Failure::analysis(path, e))?;
-    let mut out = AtomicOutput::create(&opts.output)?;
+    let mut out = opts.output.create()?;
     exporter
         .write(format, &selection, out.writer())
         .map_err(|e| match e {
             // Only a failed write is about the output; the rest is about the profile read.
-            sp::analysis::Error::Write(_) => Failure::analysis(&opts.output, e),
+            sp::analysis::Error::Write(_) => Failure::analysis(&opts.output.output, e),
             _ => Failure::analysis(path, e),
         })?;
     out.commit()

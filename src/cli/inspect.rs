@@ -7,14 +7,14 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use sp::analysis::report::compute::{file_rows, FileRows};
-use sp::analysis::report::{Column, FileReport, Format, ReportOptions, ReportWriter};
+use sp::analysis::report::{Column, FileReport, ReportOptions, ReportWriter};
 use sp::analysis::{PercentageMode, SortKey};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 use sp::text::Show;
 
 use super::local_file::LocalFile;
-use super::selection::RegionFilter;
+use super::options::{FormatArg, RegionFilter};
 use super::threads::Threads;
 use super::Failure;
 
@@ -51,9 +51,8 @@ pub struct Opts {
     /// How % session is computed.
     #[arg(long, value_enum, default_value_t = Mode::Coverage)]
     percentage_mode: Mode,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
-    format: OutputFormat,
+    #[command(flatten)]
+    format: FormatArg,
     /// One flat row per region from the stored summary statistics only: reads the index,
     /// never the event columns (no nesting; percentiles need --columns p50/p95/p99, which
     /// read the events).
@@ -78,13 +77,6 @@ pub struct Opts {
 enum Mode {
     Coverage,
     Exclusive,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutputFormat {
-    Table,
-    Json,
-    Csv,
 }
 
 fn sort_names() -> clap::builder::PossibleValuesParser {
@@ -123,12 +115,8 @@ impl Opts {
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     let selection = opts.filter.selection()?;
-    let options = opts.report_options(terminal_width());
-    let format = match opts.format {
-        OutputFormat::Table => Format::Table,
-        OutputFormat::Json => Format::Json,
-        OutputFormat::Csv => Format::Csv,
-    };
+    let options = opts.report_options(super::terminal::width());
+    let format = opts.format.format();
     let stdout = std::io::stdout();
     let show = Show::for_terminal(stdout.is_terminal());
     let mut report = ReportWriter::new(stdout.lock(), format, options.clone()).show(show);
@@ -158,18 +146,4 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map_err(Failure::Stdout)?
         .flush()
         .map_err(Failure::Stdout)
-}
-
-/// The width the table must fit: `COLUMNS` when set, else the width of the terminal on
-/// stdout, else 100 (output to a file or a pipe).
-fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .or_else(|| {
-            terminal_size::terminal_size_of(std::io::stdout())
-                .map(|(terminal_size::Width(w), _)| usize::from(w))
-        })
-        .filter(|&w| w >= 40)
-        .unwrap_or(100)
 }

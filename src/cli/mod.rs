@@ -12,8 +12,9 @@ mod inputs;
 mod inspect;
 mod local_file;
 mod ls;
+mod options;
 mod output;
-mod selection;
+mod terminal;
 mod threads;
 
 use std::io::IsTerminal;
