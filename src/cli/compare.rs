@@ -90,13 +90,23 @@ struct Common {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutputFormat {
+pub enum OutputFormat {
     Table,
     Json,
     Csv,
 }
 
-fn metric_names() -> clap::builder::PossibleValuesParser {
+impl From<OutputFormat> for Format {
+    fn from(f: OutputFormat) -> Format {
+        match f {
+            OutputFormat::Table => Format::Table,
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Csv => Format::Csv,
+        }
+    }
+}
+
+pub fn metric_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(Metric::ALL.map(|(_, n)| n))
 }
 
@@ -126,11 +136,7 @@ impl Common {
         });
         Ok(Loaded {
             metric,
-            format: match self.format {
-                OutputFormat::Table => Format::Table,
-                OutputFormat::Json => Format::Json,
-                OutputFormat::Csv => Format::Csv,
-            },
+            format: self.format.into(),
             selection,
             a: a?,
             b: b?,

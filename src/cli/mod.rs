@@ -12,7 +12,9 @@ mod inputs;
 mod inspect;
 mod local_file;
 mod ls;
+mod many;
 mod output;
+mod runs;
 mod selection;
 mod threads;
 
@@ -39,6 +41,7 @@ enum Command {
     Diff(compare::DiffOpts),
     Check(compare::CheckOpts),
     Ls(ls::Opts),
+    Runs(runs::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -61,6 +64,7 @@ pub fn main() -> ExitCode {
         Command::Diff(opts) => compare::run_diff(opts).map(|()| true),
         Command::Check(opts) => compare::run_check(opts),
         Command::Ls(opts) => ls::run(opts).map(|()| true),
+        Command::Runs(opts) => runs::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };
