@@ -36,6 +36,7 @@ pub mod quantiles;
 pub mod report;
 pub mod rows;
 pub mod runs;
+pub mod scaling;
 pub mod selection;
 pub mod stacks;
 pub mod units;

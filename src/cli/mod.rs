@@ -15,6 +15,7 @@ mod ls;
 mod many;
 mod output;
 mod runs;
+mod scaling;
 mod selection;
 mod threads;
 
@@ -42,6 +43,7 @@ enum Command {
     Check(compare::CheckOpts),
     Ls(ls::Opts),
     Runs(runs::Opts),
+    Scaling(scaling::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -65,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Check(opts) => compare::run_check(opts),
         Command::Ls(opts) => ls::run(opts).map(|()| true),
         Command::Runs(opts) => runs::run(opts).map(|()| true),
+        Command::Scaling(opts) => scaling::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };
