@@ -35,6 +35,8 @@ pub mod pattern;
 pub mod quantiles;
 pub mod report;
 pub mod rows;
+pub mod runs;
+pub mod scaling;
 pub mod selection;
 pub mod stacks;
 pub mod units;

@@ -87,7 +87,24 @@ struct Common {
     format: FormatArg,
 }
 
-fn metric_names() -> clap::builder::PossibleValuesParser {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Table,
+    Json,
+    Csv,
+}
+
+impl From<OutputFormat> for Format {
+    fn from(f: OutputFormat) -> Format {
+        match f {
+            OutputFormat::Table => Format::Table,
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Csv => Format::Csv,
+        }
+    }
+}
+
+pub fn metric_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(Metric::ALL.map(|(_, n)| n))
 }
 

@@ -12,8 +12,11 @@ mod inputs;
 mod inspect;
 mod local_file;
 mod ls;
+mod many;
 mod options;
 mod output;
+mod runs;
+mod scaling;
 mod terminal;
 mod threads;
 
@@ -40,6 +43,8 @@ enum Command {
     Diff(compare::DiffOpts),
     Check(compare::CheckOpts),
     Ls(ls::Opts),
+    Runs(runs::Opts),
+    Scaling(scaling::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -62,6 +67,8 @@ pub fn main() -> ExitCode {
         Command::Diff(opts) => compare::run_diff(opts).map(|()| true),
         Command::Check(opts) => compare::run_check(opts),
         Command::Ls(opts) => ls::run(opts).map(|()| true),
+        Command::Runs(opts) => runs::run(opts).map(|()| true),
+        Command::Scaling(opts) => scaling::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };

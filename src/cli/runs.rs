@@ -1,0 +1,92 @@
+//! `sp runs`: the runs table over many profiles ([`sp::analysis::runs`]).
+
+use std::io::{IsTerminal, Write};
+
+use clap::Args;
+use sp::analysis::compare::{Format, Metric};
+use sp::analysis::runs::{self, RunsOptions, RunsTable};
+use sp::analysis::Selection;
+use sp::text::Show;
+
+use super::{many, Failure};
+
+/// One row per run: file, label, host, start, ranks, nodes, threads, cores, wall time
+///
+/// Reads only each profile's index (its stored statistics), so thousands of files take
+/// seconds. The wall-time change is against the first run, or --baseline. Files that
+/// cannot be read are named on stderr and left out, unless --strict.
+///
+/// Examples:
+///   sp runs sweep/                      (every .h5 under sweep/)
+///   sp runs run_*.h5 --region solve 'mpi_.*' --metric avg
+///   sp runs runs/ --group-by git_commit --format csv
+///
+/// JSON (--format json) is {"metric", "baseline", "regions", "group_by", "failed",
+/// "runs": [{"file", "label", "host", "start", "ranks", "nodes", "threads", "cores",
+/// "wall", "wall_pct", "<region> <metric>"...}]}; with --group-by "groups" instead of
+/// "runs", each with the key's value, "runs" and the mean, median, min, max and cv of
+/// the wall time and of each region. CSV has one line per record, the same keys.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct Opts {
+    /// Profiles, directories of profiles, or quoted patterns (`'runs/*.h5'`).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// The run the others are compared with (default: the first).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<String>,
+    /// One column per region whose name matches one of these regexes.
+    #[arg(long, num_args = 1.., value_name = "NAME|PATTERN")]
+    region: Option<Vec<String>>,
+    /// Statistic of the --region columns (any sp diff metric).
+    #[arg(long, default_value = "total", value_parser = super::compare::metric_names())]
+    metric: String,
+    /// Pool runs that share this metadata field (mean, median, min, max, cv).
+    #[arg(long, value_name = "KEY")]
+    group_by: Option<String>,
+    /// Fail on the first file that cannot be read.
+    #[arg(long)]
+    strict: bool,
+    #[arg(long, value_enum, default_value_t = super::compare::OutputFormat::Table)]
+    format: super::compare::OutputFormat,
+}
+
+pub fn run(opts: Opts) -> Result<(), Failure> {
+    let metric = Metric::from_name(&opts.metric).unwrap_or_default();
+    let regions = opts
+        .region
+        .as_deref()
+        .map(|r| Selection::new(Some(r), None, None))
+        .transpose()?;
+    let mut files = many::expand(&opts.files)?;
+    let baseline = match &opts.baseline {
+        None => 0,
+        Some(b) => {
+            let b = std::path::PathBuf::from(b);
+            match files.iter().position(|f| *f == b) {
+                Some(i) => i,
+                None => {
+                    files.insert(0, b);
+                    0
+                }
+            }
+        }
+    };
+    let (runs, failed) = many::read(&files, &Selection::all(), metric, opts.strict)?;
+    if runs.is_empty() {
+        return Err(Failure::new("no profile could be read"));
+    }
+    let base_file = files[baseline].display().to_string();
+    let options = RunsOptions {
+        baseline: runs.iter().position(|r| r.file == base_file).unwrap_or(0),
+        regions,
+        metric,
+        group_by: opts.group_by,
+    };
+    let table = RunsTable::new(&runs, &options);
+    let mut out = std::io::stdout().lock();
+    let show = Show::for_terminal(out.is_terminal());
+    let format: Format = opts.format.into();
+    runs::write_runs(&mut out, format, show, &table, &failed).map_err(Failure::Stdout)?;
+    out.flush().map_err(Failure::Stdout)
+}

@@ -1,0 +1,95 @@
+//! `sp scaling`: strong and weak scaling over many profiles, with models
+//! ([`sp::analysis::scaling`]).
+
+use std::io::{IsTerminal, Write};
+
+use clap::{Args, ValueEnum};
+use sp::analysis::compare::{Format, Metric};
+use sp::analysis::scaling::{self, Axis, Mode, ScalingTable};
+use sp::text::Show;
+
+use super::options::RegionFilter;
+use super::{many, Failure};
+
+/// Speedup and efficiency per region over a scaling series
+///
+/// Per region in every run: its mean call duration at each point of the axis (runs at
+/// one point pooled), the speedup and parallel efficiency against the smallest point
+/// (strong), and the normalized runtime and weak-scaling efficiency (weak): the numbers
+/// of `scope-profiler export plot-data --plots speedup scaling_efficiency weak_scaling
+/// weak_scaling_efficiency`. Reads only each profile's index.
+///
+/// --model fits each region's time per rank (its total over its ranks) as Extra-P's
+/// c0 + c1 · p^i · log2(p)^j, chosen by leave-one-out cross-validation (5 points at
+/// least); --predict X ranks the regions by their modelled share at X.
+///
+/// Examples:
+///   sp scaling strong/*.h5 --mode strong
+///   sp scaling runs/ --x cores --format csv
+///   sp scaling sweep/ --model --predict 1024 --format json
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct Opts {
+    /// Profiles, directories of profiles, or quoted patterns.
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Strong scaling (speedup, efficiency), weak (normalized runtime, efficiency) or both.
+    #[arg(long, value_enum, default_value_t = ModeArg::Both)]
+    mode: ModeArg,
+    /// The axis: auto (ranks when they vary, else threads), ranks, nodes, threads,
+    /// cores, or a metadata key.
+    #[arg(long, default_value = "auto", value_name = "AXIS")]
+    x: String,
+    #[command(flatten)]
+    filter: RegionFilter,
+    /// Fit a scaling model per region.
+    #[arg(long)]
+    model: bool,
+    /// Rank the regions by their modelled share at this scale (implies --model).
+    #[arg(long, value_name = "X")]
+    predict: Option<f64>,
+    /// Fail on the first file that cannot be read.
+    #[arg(long)]
+    strict: bool,
+    #[arg(long, value_enum, default_value_t = super::compare::OutputFormat::Table)]
+    format: super::compare::OutputFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    Strong,
+    Weak,
+    Both,
+}
+
+pub fn run(opts: Opts) -> Result<(), Failure> {
+    let selection = opts.filter.selection()?;
+    let files = many::expand(&opts.files)?;
+    let (runs, _) = many::read(&files, &selection, Metric::Total, opts.strict)?;
+    let table = ScalingTable::new(&runs, &Axis::from_name(&opts.x))
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let mode = match opts.mode {
+        ModeArg::Strong => Mode::Strong,
+        ModeArg::Weak => Mode::Weak,
+        ModeArg::Both => Mode::Both,
+    };
+    let models = (opts.model || opts.predict.is_some()).then(|| table.models());
+    let prediction = opts
+        .predict
+        .zip(models.as_deref())
+        .map(|(x, m)| table.predict(m, x));
+    let mut out = std::io::stdout().lock();
+    let show = Show::for_terminal(out.is_terminal());
+    let format: Format = opts.format.into();
+    scaling::write_scaling(
+        &mut out,
+        format,
+        show,
+        &table,
+        mode,
+        models.as_deref(),
+        prediction.as_ref(),
+    )
+    .map_err(Failure::Stdout)?;
+    out.flush().map_err(Failure::Stdout)
+}

@@ -1,0 +1,103 @@
+//! `sp scaling` against the reference's `scope-profiler export plot-data --plots speedup
+//! scaling_efficiency weak_scaling weak_scaling_efficiency` on the MPI strong and weak
+//! series (made with the reference's C API under mpirun, tests/golden/scaling), alone and
+//! pooled (two runs at each rank count): every point within 1e-9 relative. Then the
+//! axis errors, which name the run.
+
+mod support;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+const STRONG: [&str; 3] = [
+    "tests/golden/scaling/strong/ranks1.h5",
+    "tests/golden/scaling/strong/ranks2.h5",
+    "tests/golden/scaling/strong/ranks4.h5",
+];
+const WEAK: [&str; 3] = [
+    "tests/golden/scaling/weak/ranks1.h5",
+    "tests/golden/scaling/weak/ranks2.h5",
+    "tests/golden/scaling/weak/ranks4.h5",
+];
+const KINDS: [(&str, &str, &str); 4] = [
+    ("speedup", "speedup", "speedup"),
+    ("scaling_efficiency", "efficiency", "efficiency"),
+    ("weak_scaling", "normalized_runtime", "normalized_runtime"),
+    ("weak_scaling_efficiency", "efficiency", "weak_efficiency"),
+];
+
+fn sp(args: &[&str]) -> std::process::Output {
+    support::sp()
+        .current_dir(support::repo())
+        .args(args)
+        .output()
+        .expect("run sp")
+}
+
+fn compare_with_reference(files: &[&str]) {
+    let dir = support::scratch_dir(&format!("scaling_{}", files.len()));
+    let mut args = vec!["-m", "scope_profiler", "export", "plot-data"];
+    args.extend(files);
+    let out = dir.to_str().unwrap();
+    args.extend(["--format", "json", "-o", out, "--plots"]);
+    args.extend(KINDS.map(|k| k.0));
+    support::run_python(&support::repo(), &args);
+    let mut ours = vec!["scaling", "--format", "json"];
+    ours.extend(files);
+    let result = sp(&ours);
+    assert!(result.status.success(), "{}", support::show(&result));
+    let doc: Value = serde_json::from_slice(&result.stdout).unwrap();
+    let mut points = HashMap::new();
+    for p in doc["points"].as_array().unwrap() {
+        points.insert(
+            (p["region"].to_string(), p["num_ranks"].to_string()),
+            p.clone(),
+        );
+    }
+    for (kind, their_key, our_key) in KINDS {
+        let path = dir.join(format!("{kind}_data.json"));
+        let theirs: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let theirs = theirs["points"].as_array().unwrap();
+        assert!(!theirs.is_empty());
+        for t in theirs {
+            let key = (t["region"].to_string(), t["num_ranks"].to_string());
+            let o = &points.get(&key).unwrap_or_else(|| panic!("{kind} {key:?}"))[our_key];
+            let (a, b) = (o.as_f64().unwrap(), t[their_key].as_f64().unwrap());
+            assert!(
+                (a - b).abs() <= 1e-9 * b.abs(),
+                "{kind} {key:?}: {a} vs {b}"
+            );
+        }
+        assert_eq!(theirs.len(), points.len(), "{kind}: the same points");
+    }
+}
+
+#[test]
+fn strong_series_matches_export_plot_data() {
+    compare_with_reference(&STRONG);
+}
+
+#[test]
+fn weak_series_pooled_with_strong_matches_export_plot_data() {
+    let both: Vec<&str> = STRONG.iter().chain(&WEAK).copied().collect();
+    compare_with_reference(&both);
+}
+
+#[test]
+fn a_missing_axis_names_the_run() {
+    let out = sp(&["scaling", STRONG[0], STRONG[1], "--x", "threads"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(STRONG[0]) && err.contains("omp_num_threads"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    let out = sp(&["scaling", STRONG[0]]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("at least two profiles"), "{err}");
+    let out = sp(&["scaling", STRONG[0], STRONG[0]]);
+    assert_eq!(out.status.code(), Some(1), "{}", support::show(&out));
+}
