@@ -10,11 +10,12 @@ mod failure;
 mod flamegraph;
 mod inputs;
 mod inspect;
-mod local_file;
+pub(crate) mod local_file;
 mod ls;
 mod output;
 mod selection;
 mod threads;
+mod tui;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -39,6 +40,7 @@ enum Command {
     Diff(compare::DiffOpts),
     Check(compare::CheckOpts),
     Ls(ls::Opts),
+    Tui(tui::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -61,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Diff(opts) => compare::run_diff(opts).map(|()| true),
         Command::Check(opts) => compare::run_check(opts),
         Command::Ls(opts) => ls::run(opts).map(|()| true),
+        Command::Tui(opts) => tui::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };
