@@ -99,7 +99,7 @@ fn switch(app: &mut App, by: isize) {
     let views = app.views();
     let at = views.iter().position(|v| *v == app.view).unwrap_or(0) as isize;
     let n = views.len() as isize;
-    app.view = views[((at + by) % n + n) as usize % views.len()];
+    app.view = views[(at + by).rem_euclid(n) as usize];
 }
 
 /// The next (`by` 1) or previous sort column.
@@ -110,12 +110,10 @@ fn sort(app: &mut App, by: isize) {
         .position(|k| k.0 == app.options.sort)
         .unwrap_or(0) as isize;
     let n = keys.len() as isize;
-    app.options.sort = keys[((at + by) % n + n) as usize].0;
+    let (key, name) = keys[(at + by).rem_euclid(n) as usize];
+    app.options.sort = key;
     app.recompute();
-    app.message = Some(format!(
-        "sorted by {}",
-        keys[((at + by) % n + n) as usize].1
-    ));
+    app.message = Some(format!("sorted by {name}"));
 }
 
 /// Sets what a prompt was for, and recomputes.

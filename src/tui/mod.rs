@@ -18,6 +18,11 @@ mod style;
 mod term;
 mod views;
 
+#[cfg(test)]
+mod svg;
+#[cfg(test)]
+mod tests;
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -69,7 +69,7 @@ impl Look {
 
     /// Something to look at: a flagged imbalance, a warning.
     pub fn warn(self) -> Style {
-        self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
+        self.fg(Color::Magenta).add_modifier(Modifier::BOLD)
     }
 
     /// Something that went wrong.

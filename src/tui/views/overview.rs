@@ -79,11 +79,11 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Findings", look.header()));
         for finding in &ov.findings {
-            let mut spans = vec![Span::raw(match finding.tone {
-                Tone::Warn => "  ! ",
-                _ => "  · ",
-            })];
-            spans.extend(parts(&finding.parts, tone(look, finding.tone), look));
+            let mut spans = vec![match finding.tone {
+                Tone::Warn => Span::styled("  ! ", look.warn()),
+                _ => Span::raw("  · "),
+            }];
+            spans.extend(parts(&finding.parts, Style::new(), look));
             lines.push(Line::from(spans));
         }
     }

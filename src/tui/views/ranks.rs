@@ -1,7 +1,8 @@
 //! Ranks: the load-balance table (each region's mean, min and max over the ranks, the
 //! slowest rank, its imbalance and excess; flagged lines marked) and the rank × region
-//! heatmap in half-block cells, two ranks a cell, shaded against each line's mean by the
-//! library's [`deviation`] (red above, blue below; `+`/`−` in monochrome), with a legend.
+//! heatmap in half-block cells (two regions a line: the upper and the lower half), shaded
+//! against each line's mean by the library's [`deviation`] (red above, blue below; `+`/`−`
+//! in monochrome), with a legend.
 //! One column per rank up to the screen's width, so 10,000 ranks scroll (`←`/`→`).
 
 use crossterm::event::KeyCode;
@@ -96,18 +97,20 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     // The heatmap: a line per region (then all regions), a cell per rank.
     let label_w = name_w.min(24);
     let cols = (heat.width as usize).saturating_sub(label_w + 1).max(1);
+    // A few cells a rank when the ranks are few, one when they are many.
+    let cell_w = (cols / balance.ranks.len().max(1)).clamp(1, 6);
     let first_rank = app.rank_offset.min(balance.ranks.len().saturating_sub(1));
     let ranks: Vec<u32> = balance
         .ranks
         .iter()
         .skip(first_rank)
-        .take(cols)
+        .take(cols / cell_w)
         .copied()
         .collect();
     let mut out = vec![Line::styled(
         format!(
-            "{:label_w$} ranks {}–{} of {} (←/→ scroll) · red above the line's mean, blue below",
-            "heatmap",
+            "{:label_w$} ranks {}–{} of {} (←/→ scroll)",
+            "▀ upper / ▄ lower",
             ranks.first().copied().unwrap_or(0),
             ranks.last().copied().unwrap_or(0),
             balance.ranks.len()
@@ -121,7 +124,7 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
         .collect();
     names.push(None);
     // Two region lines per text line: the upper half-block is the first, the lower the second.
-    let room = (heat.height as usize).saturating_sub(2);
+    let room = (heat.height as usize).saturating_sub(3);
     for pair in names.chunks(2).take(room) {
         let label = pair
             .iter()
@@ -144,15 +147,38 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
                 if let Some(c) = lower.0 {
                     s = s.bg(c);
                 }
-                Span::styled("▀", s)
+                Span::styled("▀".repeat(cell_w), s)
             } else {
                 let mark = if upper.1 != ' ' { upper.1 } else { lower.1 };
-                Span::raw(mark.to_string())
+                Span::raw(mark.to_string().repeat(cell_w))
             };
             spans.push(span);
         }
         out.push(Line::from(spans));
     }
+    // The legend.
+    let theme = if look.light {
+        Theme::Light
+    } else {
+        Theme::Dark
+    };
+    let swatch = |shade: f64, mark: &str| {
+        let c = diverging(shade, theme);
+        if look.color {
+            Span::styled("██", Style::new().fg(Color::Rgb(c.0, c.1, c.2)))
+        } else {
+            Span::raw(format!("{mark} "))
+        }
+    };
+    out.push(Line::from(vec![
+        Span::styled(format!("{:label_w$} ", ""), look.dim()),
+        swatch(0.55, "+"),
+        Span::raw(" above the line's mean (+50% or more)  "),
+        swatch(0.2, "+"),
+        Span::raw(" a little above  "),
+        swatch(-0.55, "−"),
+        Span::raw(" below  · blank: within 2%"),
+    ]));
     f.render_widget(Paragraph::new(out), heat);
 }
 
