@@ -10,7 +10,7 @@ mod failure;
 mod flamegraph;
 mod inputs;
 mod inspect;
-mod local_file;
+pub(crate) mod local_file;
 mod ls;
 mod many;
 mod options;
@@ -19,6 +19,7 @@ mod runs;
 mod scaling;
 mod terminal;
 mod threads;
+mod tui;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -45,6 +46,7 @@ enum Command {
     Ls(ls::Opts),
     Runs(runs::Opts),
     Scaling(scaling::Opts),
+    Tui(tui::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -69,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::Ls(opts) => ls::run(opts).map(|()| true),
         Command::Runs(opts) => runs::run(opts).map(|()| true),
         Command::Scaling(opts) => scaling::run(opts).map(|()| true),
+        Command::Tui(opts) => tui::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };

@@ -1,0 +1,353 @@
+//! The state of `sp tui`: the open files, the view shown, the region table's options and
+//! cursor, the prompt being typed, and the report computed for the options (recomputed by
+//! the library when they change, never in a view).
+
+use std::collections::{HashMap, HashSet};
+
+use sp::analysis::quantiles::Percentiles;
+use sp::analysis::RegionRow;
+
+use super::data::Doc;
+use super::jobs::{Done, Jobs};
+use super::report::{Options, Report};
+use super::style::Look;
+
+/// The views, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Overview,
+    Regions,
+    Detail,
+    Ranks,
+    Timeline,
+    Metadata,
+    Hdf5,
+    Compare,
+}
+
+impl View {
+    /// Every view with its tab title.
+    pub const ALL: [(View, &'static str); 8] = [
+        (View::Overview, "Overview"),
+        (View::Regions, "Regions"),
+        (View::Detail, "Detail"),
+        (View::Ranks, "Ranks"),
+        (View::Timeline, "Timeline"),
+        (View::Metadata, "Metadata"),
+        (View::Hdf5, "HDF5"),
+        (View::Compare, "Compare"),
+    ];
+
+    pub fn title(self) -> &'static str {
+        View::ALL.iter().find(|v| v.0 == self).map_or("", |v| v.1)
+    }
+}
+
+/// What a prompt being typed will set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prompt {
+    /// `/`: show only rows whose name contains the text.
+    Filter,
+    /// `i`: include regexes (space separated).
+    Include,
+    /// `x`: exclude regexes.
+    Exclude,
+    /// `r`: ranks (`0-3 7`).
+    Ranks,
+}
+
+impl Prompt {
+    pub fn label(self) -> &'static str {
+        match self {
+            Prompt::Filter => "filter",
+            Prompt::Include => "include regexes",
+            Prompt::Exclude => "exclude regexes",
+            Prompt::Ranks => "ranks",
+        }
+    }
+}
+
+/// One line of the region table: a row, or the `(own)` line under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    Row(usize),
+    Own(usize),
+}
+
+/// A scrolling list's cursor.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursor {
+    pub at: usize,
+    pub top: usize,
+}
+
+impl Cursor {
+    /// Moves by `by` within `len` lines.
+    pub fn step(&mut self, by: isize, len: usize) {
+        let last = len.saturating_sub(1) as isize;
+        self.at = (self.at as isize + by).clamp(0, last.max(0)) as usize;
+    }
+
+    /// Keeps the cursor on one of `height` visible lines; the first visible line.
+    pub fn scroll(&mut self, height: usize) -> usize {
+        let height = height.max(1);
+        if self.at < self.top {
+            self.top = self.at;
+        } else if self.at >= self.top + height {
+            self.top = self.at + 1 - height;
+        }
+        self.top
+    }
+}
+
+/// A region's percentiles on some ranks: being read, read, or why they could not be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pct {
+    Computing,
+    Done(Percentiles),
+    Failed(String),
+}
+
+/// A region's name and the ranks its percentiles pool (`None`: every rank).
+pub type PctKey = (String, Option<Vec<u32>>);
+
+/// The whole state.
+pub struct App {
+    pub docs: Vec<Doc>,
+    pub look: Look,
+    pub view: View,
+    pub help: bool,
+    pub quit: bool,
+    pub options: Options,
+    /// The report of the first file for [`options`](Self::options), or why there is none.
+    pub report: Result<Report, String>,
+    /// The second file's report, for Compare.
+    pub other: Option<Result<Report, String>>,
+    /// Call paths whose children are hidden.
+    pub collapsed: HashSet<Vec<String>>,
+    /// The `/` filter.
+    pub filter: String,
+    /// The prompt being typed, and its text.
+    pub prompt: Option<(Prompt, String)>,
+    /// A cursor per view.
+    pub cursors: HashMap<&'static str, Cursor>,
+    /// Percentiles read on demand, by region and ranks.
+    pub percentiles: HashMap<PctKey, Pct>,
+    pub jobs: Jobs,
+    /// Frames drawn (the spinner's phase).
+    pub tick: usize,
+    /// A message for the status line.
+    pub message: Option<String>,
+    /// The region Detail shows.
+    pub detail: Option<String>,
+    /// Lines of the last view drawn, for paging and scrolling.
+    pub height: std::cell::Cell<usize>,
+    /// The HDF5 listing, read on first view.
+    pub hdf5_lines: std::cell::OnceCell<Vec<String>>,
+    /// Compare's metric, threshold and order.
+    pub diff: sp::analysis::compare::DiffOptions,
+    /// The timeline's window, in seconds from the time origin (`None`: fit).
+    pub window: Option<(f64, f64)>,
+    /// The timeline's lanes, by rank, read as they come into view.
+    pub lanes: std::cell::RefCell<HashMap<u32, Result<super::lanes::RankLanes, String>>>,
+    /// The first rank the heatmap shows.
+    pub rank_offset: usize,
+}
+
+impl App {
+    /// The app over the opened files; the whole read of a small profile starts at once.
+    pub fn new(docs: Vec<Doc>, look: Look) -> App {
+        let view = if docs[0].head.is_some() {
+            View::Overview
+        } else {
+            View::Hdf5
+        };
+        let mut app = App {
+            docs,
+            look,
+            view,
+            help: false,
+            quit: false,
+            options: Options::default(),
+            report: Err(String::new()),
+            other: None,
+            collapsed: HashSet::new(),
+            filter: String::new(),
+            prompt: None,
+            cursors: HashMap::new(),
+            percentiles: HashMap::new(),
+            jobs: Jobs::default(),
+            tick: 0,
+            message: None,
+            detail: None,
+            height: std::cell::Cell::new(20),
+            hdf5_lines: std::cell::OnceCell::new(),
+            diff: Default::default(),
+            window: None,
+            lanes: Default::default(),
+            rank_offset: 0,
+        };
+        for i in 0..app.docs.len() {
+            if app.docs[i].wants_tree() {
+                let file = app.docs[i].file.clone();
+                app.jobs.read_whole(i, file);
+            }
+        }
+        app.recompute();
+        app
+    }
+
+    /// The views this run has (Compare with two files, the profile views for a profile).
+    pub fn views(&self) -> Vec<View> {
+        let profile = self.docs[0].head.is_some();
+        View::ALL
+            .iter()
+            .map(|v| v.0)
+            .filter(|v| match v {
+                View::Hdf5 => true,
+                View::Compare => profile && self.docs.len() > 1,
+                View::Detail => profile && self.detail.is_some(),
+                _ => profile,
+            })
+            .collect()
+    }
+
+    /// Recomputes the reports for the options.
+    pub fn recompute(&mut self) {
+        let of = |doc: &Doc, options: &Options| match doc.profile() {
+            Some(p) => Report::of(p, doc.whole.is_some(), options),
+            None => Err(format!("{} is not a profile", doc.name)),
+        };
+        self.report = of(&self.docs[0], &self.options);
+        self.other = self.docs.get(1).map(|d| of(d, &self.options));
+    }
+
+    /// Takes the results of finished jobs.
+    pub fn collect(&mut self) {
+        let mut changed = false;
+        for done in self.jobs.collect() {
+            match done {
+                Done::Whole { doc, profile } => match profile {
+                    Ok(p) => {
+                        self.docs[doc].whole = Some(p);
+                        changed = true;
+                    }
+                    Err(e) => {
+                        self.message =
+                            Some(format!("{}: call tree not read: {e}", self.docs[doc].name))
+                    }
+                },
+                Done::Percentiles {
+                    name,
+                    ranks,
+                    result,
+                    ..
+                } => {
+                    let state = match result {
+                        Ok(p) => Pct::Done(p),
+                        Err(e) => Pct::Failed(e),
+                    };
+                    self.percentiles.insert((name, ranks), state);
+                }
+            }
+        }
+        if changed {
+            self.recompute();
+        }
+    }
+
+    /// The cursor of `view`.
+    pub fn cursor(&self, view: &'static str) -> Cursor {
+        self.cursors.get(view).copied().unwrap_or_default()
+    }
+
+    /// The lines of the region table: rows under a collapsed row are hidden, and with a
+    /// filter only rows whose name contains it (any case) are shown.
+    pub fn lines(&self) -> Vec<Line> {
+        let Ok(report) = &self.report else {
+            return Vec::new();
+        };
+        let parents = sp::analysis::report::parent_paths(&report.rows);
+        let needle = self.filter.to_lowercase();
+        let mut out = Vec::new();
+        for (i, row) in report.rows.iter().enumerate() {
+            if let Some(path) = &row.call_path {
+                if (1..path.len()).any(|n| self.collapsed.contains(&path[..n])) {
+                    continue;
+                }
+            }
+            if !needle.is_empty() && !row.name.to_lowercase().contains(&needle) {
+                continue;
+            }
+            out.push(Line::Row(i));
+            let shut = row
+                .call_path
+                .as_ref()
+                .is_some_and(|p| self.collapsed.contains(p));
+            if !shut && sp::analysis::report::has_own_line(row, &parents) {
+                out.push(Line::Own(i));
+            }
+        }
+        out
+    }
+
+    /// The row under the region table's cursor.
+    pub fn selected_row(&self) -> Option<&RegionRow> {
+        let lines = self.lines();
+        let line = lines.get(self.cursor("regions").at)?;
+        let (Line::Row(i) | Line::Own(i)) = *line;
+        self.report.as_ref().ok()?.rows.get(i)
+    }
+
+    /// The percentiles of region `name` on the selected ranks, if read.
+    pub fn percentiles_of(&self, name: &str) -> Option<&Pct> {
+        let ranks = self.options.rank_list().ok().flatten();
+        self.percentiles.get(&(name.to_string(), ranks))
+    }
+
+    /// Starts reading the percentiles of region `name` (unless read or being read).
+    pub fn want_percentiles(&mut self, name: &str) {
+        let ranks = self.options.rank_list().ok().flatten();
+        let key = (name.to_string(), ranks.clone());
+        if self.percentiles.contains_key(&key) {
+            return;
+        }
+        let doc = &self.docs[0];
+        let Some(region) = doc.profile().and_then(|p| p.region(name)).cloned() else {
+            return;
+        };
+        self.percentiles.insert(key, Pct::Computing);
+        let file = doc.file.clone();
+        self.jobs.percentiles(file, region, ranks);
+    }
+
+    /// The selected ranks (every rank with rows when none are), ascending.
+    pub fn rank_list(&self) -> Vec<u32> {
+        if let Ok(Some(r)) = self.options.rank_list() {
+            return r;
+        }
+        let mut ranks: Vec<u32> = self.docs[0]
+            .profile()
+            .map(|p| {
+                p.regions
+                    .iter()
+                    .flat_map(|r| r.ranks.iter().map(|x| x.rank))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ranks.sort_unstable();
+        ranks.dedup();
+        ranks
+    }
+
+    /// Reads rank `rank`'s timeline lanes, unless read.
+    pub fn read_lanes(&self, rank: u32) {
+        if self.lanes.borrow().contains_key(&rank) {
+            return;
+        }
+        let doc = &self.docs[0];
+        let Some(profile) = doc.profile() else { return };
+        let lanes = super::lanes::read_rank(profile, &doc.file, rank);
+        self.lanes.borrow_mut().insert(rank, lanes);
+    }
+}

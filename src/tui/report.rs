@@ -1,0 +1,152 @@
+//! What the views show of a profile for the chosen options, all of it from
+//! `sp::analysis`: the region rows of `sp inspect` (the call tree once the whole profile is
+//! read, else the index's flat rows, as `sp inspect --flat`), the overview and the load
+//! balance (from the rows in start order with own times, as the page computes them), and
+//! one region's rows per rank.
+
+use sp::analysis::balance::{rank_balance, Balance};
+use sp::analysis::overview::{overview, Overview};
+use sp::analysis::{
+    parse_ranks, region_rows, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
+};
+use sp::schema::{Profile, Region};
+
+/// The options of the region table, as the page's and `sp inspect`'s.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    pub sort: SortKey,
+    pub mode: PercentageMode,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    /// The rank selection as typed (`0-3 7`), empty for every rank.
+    pub ranks: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sort: SortKey::Start,
+            mode: PercentageMode::Coverage,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            ranks: String::new(),
+        }
+    }
+}
+
+impl Options {
+    /// The library's selection; a bad pattern or rank list is a sentence to show.
+    pub fn selection(&self) -> Result<Selection, String> {
+        let ranks = self.rank_list()?;
+        Selection::new(list(&self.include), list(&self.exclude), ranks).map_err(|e| e.to_string())
+    }
+
+    /// The selected ranks, `None` for all.
+    pub fn rank_list(&self) -> Result<Option<Vec<u32>>, String> {
+        let specs: Vec<String> = self.ranks.split_whitespace().map(str::to_string).collect();
+        if specs.is_empty() {
+            return Ok(None);
+        }
+        parse_ranks(&specs).map(Some).map_err(|e| e.to_string())
+    }
+}
+
+/// `None` for an empty list (every region).
+fn list(v: &[String]) -> Option<&[String]> {
+    (!v.is_empty()).then_some(v)
+}
+
+/// The rows and the views computed from them.
+pub struct Report {
+    /// The region table's rows, in the chosen order.
+    pub rows: Vec<RegionRow>,
+    /// Whether the rows form the call tree (else one flat row per region).
+    pub tree: bool,
+    pub overview: Overview,
+    pub balance: Option<Balance>,
+}
+
+impl Report {
+    /// The report of `profile` (`tree`: its calls are loaded) for `options`.
+    pub fn of(profile: &Profile, tree: bool, options: &Options) -> Result<Report, String> {
+        let selection = options.selection()?;
+        let flat = !tree;
+        let rows = region_rows(
+            profile,
+            &selection,
+            RowOptions {
+                sort: options.sort,
+                mode: options.mode,
+                flat,
+                distribution: true,
+            },
+        );
+        let own = region_rows(
+            profile,
+            &selection,
+            RowOptions {
+                sort: SortKey::Start,
+                mode: PercentageMode::Exclusive,
+                flat,
+                distribution: false,
+            },
+        );
+        let ranks = options.rank_list()?;
+        let balance = rank_balance(profile, &own, ranks.as_deref());
+        let overview = overview(profile, &own, balance.as_ref());
+        let tree = rows.iter().any(|r| r.call_path.is_some());
+        Ok(Report {
+            rows,
+            tree,
+            overview,
+            balance,
+        })
+    }
+}
+
+/// The flat row of `region` on each of its ranks (calls, total, avg, min, max), as
+/// `sp inspect --flat --ranks R` computes it.
+pub fn rank_rows(profile: &Profile, region: &Region) -> Vec<(u32, RegionRow)> {
+    region
+        .ranks
+        .iter()
+        .map(|calls| {
+            let one = Profile {
+                regions: vec![Region {
+                    name: region.name.clone(),
+                    ranks: vec![calls.clone()],
+                }],
+                metadata: Default::default(),
+                region_names: vec![region.name.clone()],
+                ..profile_shell(profile)
+            };
+            let row = region_rows(
+                &one,
+                &Selection::all(),
+                RowOptions {
+                    flat: true,
+                    distribution: true,
+                    ..RowOptions::default()
+                },
+            )
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+            (calls.rank, row)
+        })
+        .collect()
+}
+
+/// `profile` without its regions and metadata (cheap to copy).
+fn profile_shell(profile: &Profile) -> Profile {
+    Profile {
+        schema: profile.schema,
+        layout: profile.layout,
+        metadata: Default::default(),
+        num_ranks: profile.num_ranks,
+        region_names: Vec::new(),
+        regions: Vec::new(),
+        depth: profile.depth,
+        summary_statistics: profile.summary_statistics,
+    }
+}

@@ -1,0 +1,258 @@
+//! Snapshot tests of every view through ratatui's TestBackend, at 80×24 and 200×60, on
+//! golden profiles; the region rows on screen are `sp inspect`'s (the library's report
+//! rows, in its order, with its numbers). `SP_UPDATE_SNAPSHOTS=1` rewrites the snapshots
+//! in src/tui/snapshots and the screenshots in docs/img.
+
+use std::path::PathBuf;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::Terminal;
+use sp::analysis::report::compute::{file_rows, InOrder};
+use sp::analysis::report::{Format, ReportOptions};
+use sp::analysis::units::{count_text, duration_text};
+use sp::analysis::Selection;
+
+use super::app::{App, View};
+use super::data::Doc;
+use super::style::Look;
+use super::{input, svg, views};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn golden(name: &str) -> PathBuf {
+    repo().join("tests").join(name)
+}
+
+/// The app over `files` with every background job finished.
+fn open(files: &[&str], look: Look) -> App {
+    let docs = files
+        .iter()
+        .map(|f| Doc::open(&golden(f)).unwrap())
+        .collect();
+    let mut app = App::new(docs, look);
+    for d in &mut app.docs {
+        // Snapshots name the file as the repository does.
+        d.name = d.name.replace(&format!("{}/", repo().display()), "");
+    }
+    wait(&mut app);
+    app
+}
+
+fn wait(app: &mut App) {
+    let start = std::time::Instant::now();
+    while app.jobs.running > 0 && start.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        app.collect();
+    }
+    assert_eq!(app.jobs.running, 0, "background work did not finish");
+}
+
+fn render(app: &App, w: u16, h: u16) -> Buffer {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| views::draw(app, f)).unwrap();
+    t.backend().buffer().clone()
+}
+
+fn text(buf: &Buffer) -> String {
+    let mut s = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    input::key(app, KeyEvent::new(code, KeyModifiers::NONE));
+    wait(app);
+}
+
+/// Compares the screen with its snapshot (or writes it with `SP_UPDATE_SNAPSHOTS`).
+fn snapshot(name: &str, screen: &str) {
+    let path = repo().join("src/tui/snapshots").join(format!("{name}.txt"));
+    if std::env::var_os("SP_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, screen).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no snapshot {}: run with SP_UPDATE_SNAPSHOTS=1",
+            path.display()
+        )
+    });
+    assert_eq!(screen, want, "{name} differs from its snapshot");
+}
+
+const MERGED: &str = "golden/merge_zstd/expected/merged.h5";
+
+/// `sp inspect`'s rows of a golden profile (the library's report, default options).
+fn inspect_rows(file: &str) -> Vec<sp::analysis::RegionRow> {
+    let bytes = std::fs::read(golden(file)).unwrap();
+    let file = sp::hdf5lite::reader::File::open(&bytes[..]).unwrap();
+    file_rows(
+        &file,
+        &ReportOptions::default(),
+        Format::Json,
+        &Selection::all(),
+        &InOrder,
+    )
+    .unwrap()
+    .rows
+}
+
+#[test]
+fn every_view_at_both_sizes() {
+    let mut app = open(&[MERGED], Look::mono());
+    for (view, _) in View::ALL {
+        if view == View::Compare {
+            continue;
+        }
+        if view == View::Detail {
+            app.view = View::Regions;
+            press(&mut app, KeyCode::Down);
+            press(&mut app, KeyCode::Enter);
+            assert_eq!(app.view, View::Detail);
+        }
+        app.view = view;
+        for (w, h) in [(80, 24), (200, 60)] {
+            let screen = text(&render(&app, w, h));
+            snapshot(
+                &format!("merged_{}_{w}x{h}", view.title().to_lowercase()),
+                &screen,
+            );
+        }
+    }
+}
+
+#[test]
+fn the_region_rows_are_those_of_sp_inspect() {
+    let app = open(&[MERGED], Look::mono());
+    let mut app = app;
+    app.view = View::Regions;
+    let screen = text(&render(&app, 200, 60));
+    let lines: Vec<&str> = screen
+        .lines()
+        .skip(2)
+        .filter(|l| !l.contains("(own)") && !l.trim().is_empty())
+        .collect();
+    let rows = inspect_rows(MERGED);
+    assert!(rows.len() > 3);
+    for (row, line) in rows.iter().zip(&lines) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            cells.contains(&row.name.as_str()),
+            "{line:?} is not {}",
+            row.name
+        );
+        let (calls, total) = (count_text(row.calls), duration_text(row.total));
+        assert!(
+            line.contains(&format!(" {calls} ")),
+            "{line:?} lacks calls {calls}"
+        );
+        assert!(line.contains(&total), "{line:?} lacks total {total}");
+    }
+    assert!(lines.len() >= rows.len(), "{screen}");
+}
+
+#[test]
+fn keys_collapse_sort_filter_and_help() {
+    let mut app = open(&[MERGED], Look::mono());
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.view, View::Regions);
+    let before = app.lines().len();
+    press(&mut app, KeyCode::Left);
+    assert!(app.lines().len() < before, "collapsing hides the children");
+    press(&mut app, KeyCode::Right);
+    assert_eq!(app.lines().len(), before);
+    press(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.options.sort, sp::analysis::SortKey::Total);
+    press(&mut app, KeyCode::Char('/'));
+    for c in "inner".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    let report = app.report.as_ref().unwrap();
+    assert!(app.lines().iter().all(|l| match l {
+        super::app::Line::Row(i) | super::app::Line::Own(i) => report.rows[*i].name == "inner",
+    }));
+    press(&mut app, KeyCode::Char('?'));
+    assert!(text(&render(&app, 80, 24)).contains("this help"));
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
+
+#[test]
+fn compare_two_profiles_and_a_file_that_is_not_a_profile() {
+    let mut app = open(
+        &[MERGED, "golden/h5_python_zstd/expected/zstd_import.h5"],
+        Look::mono(),
+    );
+    app.view = View::Compare;
+    for (w, h) in [(80, 24), (200, 60)] {
+        snapshot(&format!("compare_{w}x{h}"), &text(&render(&app, w, h)));
+    }
+    press(&mut app, KeyCode::Char('M'));
+    assert!(text(&render(&app, 80, 24)).contains("metric"));
+
+    // Any other HDF5 file opens on its tree.
+    let plain = open(&["corpus/references_latest.h5"], Look::mono());
+    assert_eq!(plain.view, View::Hdf5);
+    assert_eq!(plain.views(), [View::Hdf5]);
+    let screen = text(&render(&plain, 80, 24));
+    assert!(
+        screen.contains("is not a scope-profiler profile"),
+        "{screen}"
+    );
+    assert!(screen.contains("/  group"), "{screen}");
+}
+
+#[test]
+fn screenshots() {
+    let dark = Look {
+        color: true,
+        light: false,
+    };
+    let mut app = open(&[MERGED], dark);
+    let out = repo().join("docs/img");
+    let write = std::env::var_os("SP_UPDATE_SNAPSHOTS").is_some();
+    for (view, file) in [
+        (View::Overview, "overview"),
+        (View::Regions, "regions"),
+        (View::Ranks, "ranks"),
+        (View::Timeline, "timeline"),
+    ] {
+        app.view = view;
+        if view == View::Regions {
+            press(&mut app, KeyCode::Down);
+            press(&mut app, KeyCode::Down);
+        }
+        for (palette, theme, look) in [
+            (&svg::DARK, "dark", dark),
+            (
+                &svg::LIGHT,
+                "light",
+                Look {
+                    color: true,
+                    light: true,
+                },
+            ),
+        ] {
+            app.look = look;
+            let picture = svg::svg(&render(&app, 100, 30), palette);
+            assert!(picture.starts_with("<svg") && picture.ends_with("</svg>\n"));
+            if write {
+                std::fs::create_dir_all(&out).unwrap();
+                std::fs::write(out.join(format!("tui-{file}-{theme}.svg")), picture).unwrap();
+            }
+        }
+    }
+}
