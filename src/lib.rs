@@ -113,6 +113,7 @@ pub mod convert;
 pub mod hdf5lite;
 pub mod io;
 pub mod paths;
+pub mod samples;
 pub mod schema;
 pub mod text;
 pub mod trace;
