@@ -13,6 +13,7 @@ mod inspect;
 mod local_file;
 mod ls;
 mod output;
+mod plot;
 mod selection;
 mod threads;
 
@@ -39,6 +40,7 @@ enum Command {
     Diff(compare::DiffOpts),
     Check(compare::CheckOpts),
     Ls(ls::Opts),
+    Plot(plot::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -61,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Diff(opts) => compare::run_diff(opts).map(|()| true),
         Command::Check(opts) => compare::run_check(opts),
         Command::Ls(opts) => ls::run(opts).map(|()| true),
+        Command::Plot(opts) => plot::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };
