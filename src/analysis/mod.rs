@@ -26,6 +26,7 @@ pub mod compare;
 pub mod error;
 pub mod events;
 pub mod export;
+pub mod lanes;
 pub mod load;
 pub mod lod;
 pub mod metadata;

@@ -29,15 +29,19 @@
 
 pub mod axis;
 pub mod color;
+pub mod flame_chart;
 pub mod flamegraph;
 pub mod font;
 pub mod frame;
+pub mod gantt;
+pub mod plot;
 pub mod png;
 #[cfg(feature = "png")]
 pub mod raster;
 pub mod scene;
 pub mod svg;
 pub mod text;
+pub mod timeline;
 
 /// The file format a chart is written in.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,15 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use sp::analysis::{load, metadata, Selection};
+use sp::analysis::Selection;
 use sp::chart::color::Theme;
 use sp::chart::flamegraph::{self, Options, Order};
 use sp::chart::svg::{write_sized, Sizing};
 use sp::chart::{encode, Format};
-use sp::hdf5lite::reader::File;
-use sp::schema::EventReader;
 
-use super::local_file::LocalFile;
+use super::local_file::{open_h5, profile_index};
 use super::output::{prepare, AtomicOutput};
 use super::Failure;
 
@@ -84,17 +82,13 @@ impl StackOpts {
         }
         let mut selection = Selection::new(self.include.as_deref(), self.exclude.as_deref(), None)?;
         selection.ranks = ranks.ranks;
-        let source = LocalFile::open(file).map_err(|e| Failure::io(file, "cannot open", e))?;
-        let h5 = File::open(source).map_err(|e| Failure::hdf5(file, e))?;
+        let h5 = open_h5(file)?;
+        let (profile, reader, label) = profile_index(file, &h5)?;
         let fail = |e| Failure::analysis(file, e);
-        let profile = load::read_index(&h5).map_err(fail)?;
-        let reader = EventReader::open(&h5).map_err(|e| fail(e.into()))?;
         let rows: &dyn sp::analysis::RowSource = match &reader {
             Some(r) => r,
             None => &sp::analysis::events::Loaded,
         };
-        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
-        let label = metadata::label(&profile).or(stem).unwrap_or_default();
         let outputs: Vec<(Option<u32>, Vec<u8>)> = if folded {
             let groups = flamegraph::stack_groups(&profile, rows, &selection, self.per_rank)
                 .map_err(fail)?;
@@ -144,10 +138,7 @@ impl StackOpts {
         for (rank, bytes) in outputs {
             let path = rank.map_or_else(|| output.to_path_buf(), |r| per_rank_path(output, r));
             prepare(&path)?;
-            let mut out = AtomicOutput::create(&path)?;
-            std::io::Write::write_all(out.writer(), &bytes)
-                .map_err(|e| Failure::io(&path, "cannot write", e))?;
-            pending.push(out);
+            pending.push(AtomicOutput::with_bytes(&path, &bytes)?);
         }
         pending.into_iter().try_for_each(AtomicOutput::commit)
     }

@@ -84,6 +84,35 @@ pub fn write_at(file: &File, mut offset: u64, mut bytes: &[u8]) -> io::Result<()
     Ok(())
 }
 
+/// An HDF5 file opened for reading, named in the failure if it cannot be.
+pub fn open_h5(path: &Path) -> Result<sp::hdf5lite::reader::File<LocalFile>, super::Failure> {
+    let source = LocalFile::open(path).map_err(|e| super::Failure::io(path, "cannot open", e))?;
+    sp::hdf5lite::reader::File::open(source).map_err(|e| super::Failure::hdf5(path, e))
+}
+
+/// A profile's index, the reader of its events (if it stores them by row), and its label
+/// (the `label` metadata, else the file's stem): what the chart commands start from.
+pub fn profile_index<'f>(
+    path: &Path,
+    h5: &'f sp::hdf5lite::reader::File<LocalFile>,
+) -> Result<
+    (
+        sp::schema::Profile,
+        Option<sp::schema::EventReader<'f, LocalFile>>,
+        String,
+    ),
+    super::Failure,
+> {
+    let fail = |e| super::Failure::analysis(path, e);
+    let profile = sp::analysis::load::read_index(h5).map_err(fail)?;
+    let reader = sp::schema::EventReader::open(h5).map_err(|e| fail(e.into()))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let label = sp::analysis::metadata::label(&profile)
+        .or(stem)
+        .unwrap_or_default();
+    Ok((profile, reader, label))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@ mod output;
 mod runs;
 mod scaling;
 mod terminal;
+mod plot;
 mod threads;
 mod tui;
 
@@ -47,6 +48,7 @@ enum Command {
     Runs(runs::Opts),
     Scaling(scaling::Opts),
     Tui(tui::Opts),
+    Plot(plot::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -72,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Runs(opts) => runs::run(opts).map(|()| true),
         Command::Scaling(opts) => scaling::run(opts).map(|()| true),
         Command::Tui(opts) => tui::run(opts).map(|()| true),
+        Command::Plot(opts) => plot::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };

@@ -107,6 +107,15 @@ impl AtomicOutput {
         self.file.get_ref()
     }
 
+    /// `bytes` written to a temporary file beside `destination` (not yet renamed).
+    pub fn with_bytes(destination: &Path, bytes: &[u8]) -> Result<Self, Failure> {
+        let mut out = AtomicOutput::create(destination)?;
+        out.writer()
+            .write_all(bytes)
+            .map_err(|e| Failure::io(destination, "cannot write", e))?;
+        Ok(out)
+    }
+
     /// Flushes, syncs and renames the temporary file over the destination. On failure the
     /// temporary file is removed (when `self` drops) and the destination is untouched.
     pub fn commit(mut self) -> Result<(), Failure> {

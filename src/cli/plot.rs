@@ -1,0 +1,120 @@
+//! `sp plot`: the shell over [`sp::chart::plot`] — arguments, the profiles opened, and each
+//! chart drawn in full before its file is written atomically.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use sp::chart::plot::{self, Input, Metric, PlotOptions};
+
+use super::flamegraph::ThemeArg;
+use super::local_file::{open_h5, profile_index};
+use super::output::{prepare, AtomicOutput};
+use super::options::RegionFilter;
+use super::Failure;
+
+/// Draw charts of profiles as SVG or PNG, with no Python (`sp plot list` names the kinds)
+///
+/// One kind writes OUT.svg or OUT.png; a preset (default, quick, all) writes one file per
+/// kind into the directory OUT (`gantt_plot.svg` …). Times are in seconds from the first call.
+///
+/// Examples:
+///   sp plot gantt run.h5 -o gantt.svg --ranks 0-3
+///   sp plot durations run.h5 -o durations.png --sort-by avg --top-n 10
+///   sp plot all run.h5 -o charts/ --theme dark
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct Opts {
+    /// The plot kind or preset, or `list`.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(plot::NAMES))]
+    kind: String,
+    /// The profiles (scaling kinds: two or more).
+    files: Vec<PathBuf>,
+    /// Output file (one kind: .svg or .png) or directory (a preset).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    filter: RegionFilter,
+    #[arg(long, value_name = "SECONDS")]
+    start_time: Option<f64>,
+    #[arg(long, value_name = "SECONDS")]
+    end_time: Option<f64>,
+    /// Hide calls shorter than this.
+    #[arg(long, value_name = "SECONDS")]
+    min_duration: Option<f64>,
+    /// Flame chart: only calls at nesting depth N or shallower (0 = top level).
+    #[arg(long, value_name = "N")]
+    collapse_depth: Option<usize>,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    bins: u32,
+    /// Durations: the statistic drawn.
+    #[arg(long, default_value = "total", value_parser = |s: &str| Metric::parse(s).ok_or("avg, min, max, total, first or last"))]
+    metric: Metric,
+    #[arg(long, default_value = "total", value_parser = ["name", "avg", "min", "max", "total"])]
+    sort_by: String,
+    #[arg(long, value_name = "N")]
+    top_n: Option<usize>,
+    #[arg(long)]
+    log_scale: bool,
+    #[arg(long)]
+    stack_children: bool,
+    /// Merge regions into named bars: NAME=PATTERN[,PATTERN…].
+    #[arg(long, num_args = 1.., value_name = "NAME=PATTERN", value_parser = |s: &str| plot::parse_combine(s).ok_or("expected NAME=PATTERN[,PATTERN…]"))]
+    combine_regions: Vec<(String, Vec<String>)>,
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    theme: ThemeArg,
+    /// Document width in pixels.
+    #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(400..=20000))]
+    width: u32,
+    /// A preset's file format.
+    #[arg(long, default_value = "svg", value_parser = ["svg", "png"])]
+    format: String,
+}
+
+pub fn run(o: Opts) -> Result<(), Failure> {
+    if o.kind == "list" {
+        print!("{}", plot::list_text());
+        return Ok(());
+    }
+    let (Some(output), false) = (&o.output, o.files.is_empty()) else {
+        return Err(Failure::usage("sp plot needs profiles and -o OUTPUT"));
+    };
+    let opts = PlotOptions {
+        selection: o.filter.selection()?,
+        window: plot::window(o.start_time, o.end_time, o.min_duration, o.collapse_depth),
+        bins: o.bins as usize,
+        metric: o.metric,
+        sort_by: o.sort_by.clone(),
+        top_n: o.top_n,
+        log_scale: o.log_scale,
+        stack_children: o.stack_children,
+        combine: o.combine_regions.clone(),
+        theme: o.theme.theme(),
+        width: o.width as f32,
+        ..PlotOptions::default()
+    };
+    let files = (o.files.iter())
+        .map(|p| open_h5(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let loaded = (o.files.iter().zip(&files))
+        .map(|(path, h5)| profile_index(path, h5))
+        .collect::<Result<Vec<_>, _>>()?;
+    let inputs: Vec<Input> = (o.files.iter().zip(&loaded))
+        .map(|(f, (p, r, l))| Input::new(&f.to_string_lossy(), p, r.as_ref(), l))
+        .collect();
+    let preset = plot::Kind::parse(&o.kind).is_none();
+    if preset {
+        std::fs::create_dir_all(output).map_err(|e| Failure::io(output, "cannot create", e))?;
+    }
+    // Every chart is drawn before any file is published.
+    let mut done = Vec::new();
+    for (kind, out) in plot::jobs(&o.kind, o.files.len(), &output.to_string_lossy(), &o.format) {
+        let out = PathBuf::from(out);
+        prepare(&out)?;
+        match plot::render(kind, &inputs, &opts, &out.to_string_lossy()) {
+            Ok(bytes) => done.push(AtomicOutput::with_bytes(&out, &bytes)?),
+            Err(e) if preset => eprintln!("sp: {}: no {}: {e}", o.files[0].display(), kind.name()),
+            Err(e) => return Err(Failure::analysis(&o.files[0], e)),
+        }
+    }
+    done.into_iter().try_for_each(AtomicOutput::commit)
+}
