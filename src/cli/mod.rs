@@ -15,10 +15,10 @@ mod ls;
 mod many;
 mod options;
 mod output;
+mod plot;
 mod runs;
 mod scaling;
 mod terminal;
-mod plot;
 mod threads;
 mod tui;
 

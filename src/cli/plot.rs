@@ -8,8 +8,8 @@ use sp::chart::plot::{self, Input, Metric, PlotOptions};
 
 use super::flamegraph::ThemeArg;
 use super::local_file::{open_h5, profile_index};
-use super::output::{prepare, AtomicOutput};
 use super::options::RegionFilter;
+use super::output::{prepare, AtomicOutput};
 use super::Failure;
 
 /// Draw charts of profiles as SVG or PNG, with no Python (`sp plot list` names the kinds)
