@@ -152,24 +152,34 @@ pub fn region_lanes(
     Ok(())
 }
 
-/// `rank`'s kept calls stacked by nesting depth (one lane per depth, the top first), and
-/// whether they failed to nest (then they all lie in one lane, in start order).
-pub fn depth_lanes(
+/// One rank's calls stacked by nesting depth: a [`Lane`] per depth (the top first), the
+/// span of the calls stacked (ns), and whether they failed to nest (then they all lie in one
+/// lane, in start order). The timelines of the page and the terminal UI and the flame chart
+/// all stack a rank this way.
+#[derive(Default)]
+pub struct DepthLanes {
+    pub lanes: Vec<Lane>,
+    pub span: Option<(i64, i64)>,
+    pub improper: bool,
+}
+
+/// Reads `rank`'s rows of the regions `keeps_region` takes, nests their calls
+/// ([`calltree::build`], else [`calltree::unnested`] in start order) and stacks those
+/// `keeps_call` takes by depth.
+pub fn stack_rank(
     profile: &Profile,
     source: &dyn RowSource,
-    selection: &Selection,
     rank: u32,
-    window: &Window,
-    origin: i64,
-) -> Result<(Vec<Lane>, bool)> {
-    let (lo, hi) = bounds(window, origin);
+    keeps_region: impl Fn(&str) -> bool,
+    keeps_call: impl Fn(&calltree::Call) -> bool,
+) -> Result<DepthLanes> {
     let mut regions = Vec::with_capacity(profile.regions.len());
     for region in &profile.regions {
         let mut row = Region {
             name: region.name.clone(),
             ranks: Vec::new(),
         };
-        if let Some(stored) = region.rank(rank).filter(|_| selection.keeps(&region.name)) {
+        if let Some(stored) = region.rank(rank).filter(|_| keeps_region(&region.name)) {
             let events = source.events(stored)?.into_owned();
             row.ranks.push(RankCalls {
                 lanes: events.lanes(),
@@ -191,21 +201,44 @@ pub fn depth_lanes(
         }
     };
     drop(regions);
-    let max_depth = window.max_depth.unwrap_or(usize::MAX);
-    let mut lanes: Vec<Lane> = Vec::new();
-    for c in calls {
-        if c.depth > max_depth || !kept(window, lo, hi, c.start_ns, c.end_ns) {
-            continue;
+    let mut stacked = DepthLanes {
+        improper,
+        ..DepthLanes::default()
+    };
+    for c in calls.iter().filter(|c| keeps_call(c)) {
+        while stacked.lanes.len() <= c.depth {
+            stacked.lanes.push(Lane::default());
         }
-        while lanes.len() <= c.depth {
-            lanes.push(Lane::default());
-        }
-        lanes[c.depth].push(c.start_ns, c.end_ns, c.region as u32);
+        stacked.lanes[c.depth].push(c.start_ns, c.end_ns, c.region as u32);
+        let (lo, hi) = stacked.span.unwrap_or((c.start_ns, c.end_ns));
+        stacked.span = Some((lo.min(c.start_ns), hi.max(c.end_ns)));
     }
-    for lane in &mut lanes {
+    for lane in &mut stacked.lanes {
         lane.finish(profile.regions.len());
     }
-    Ok((lanes, improper))
+    Ok(stacked)
+}
+
+/// `rank`'s kept calls stacked by nesting depth (one lane per depth, the top first), and
+/// whether they failed to nest (then they all lie in one lane, in start order).
+pub fn depth_lanes(
+    profile: &Profile,
+    source: &dyn RowSource,
+    selection: &Selection,
+    rank: u32,
+    window: &Window,
+    origin: i64,
+) -> Result<(Vec<Lane>, bool)> {
+    let (lo, hi) = bounds(window, origin);
+    let max_depth = window.max_depth.unwrap_or(usize::MAX);
+    let stacked = stack_rank(
+        profile,
+        source,
+        rank,
+        |name| selection.keeps(name),
+        |c| c.depth <= max_depth && kept(window, lo, hi, c.start_ns, c.end_ns),
+    )?;
+    Ok((stacked.lanes, stacked.improper))
 }
 
 #[cfg(test)]

@@ -121,14 +121,7 @@ pub fn scene(
     let more = seen.iter().filter(|s| **s).count() - shown;
     if more > 0 {
         let text = format!("and {more} more regions (hover a call for its name)");
-        scene.text(
-            PAD,
-            bottom + 8.0,
-            text,
-            super::scene::Anchor::Start,
-            f.muted,
-        );
-        bottom += 16.0;
+        footnote(&mut scene, &f, &mut bottom, text);
     }
     if !improper.is_empty() {
         let list: Vec<String> = improper.iter().map(u32::to_string).collect();
@@ -136,15 +129,20 @@ pub fn scene(
             "calls of rank {} do not nest: drawn in one row",
             list.join(", ")
         );
-        scene.text(
-            PAD,
-            bottom + 8.0,
-            text,
-            super::scene::Anchor::Start,
-            f.muted,
-        );
-        bottom += 16.0;
+        footnote(&mut scene, &f, &mut bottom, text);
     }
     scene.height = bottom + PAD;
     Ok(scene)
+}
+
+/// One muted line under the chart, at `bottom`, which moves down past it.
+fn footnote(scene: &mut Scene, f: &Furniture, bottom: &mut f32, text: String) {
+    scene.text(
+        PAD,
+        *bottom + 8.0,
+        text,
+        super::scene::Anchor::Start,
+        f.muted,
+    );
+    *bottom += 16.0;
 }

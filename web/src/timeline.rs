@@ -8,25 +8,16 @@
 //! far apart) are drawn each from its own first call.
 
 use serde_json::{json, Value as Json};
-use sp::analysis::calltree;
 use sp::analysis::events::RowSource;
-use sp::analysis::lod::{shapes, Lane};
+use sp::analysis::lanes::{stack_rank, DepthLanes};
+use sp::analysis::lod::shapes;
 use sp::analysis::units::duration_text;
-use sp::schema::{Profile, RankCalls, Region};
-
-/// A rank's lanes, once read.
-struct RankLanes {
-    lanes: Vec<Lane>,
-    /// The calls did not nest (then they all lie in one lane).
-    improper: bool,
-    /// Its earliest start and latest end, if it has calls.
-    span: Option<(i64, i64)>,
-}
+use sp::schema::{Profile, Region};
 
 /// The timeline of one profile's chosen ranks.
 pub struct Timeline {
     ranks: Vec<u32>,
-    read: Vec<Option<RankLanes>>,
+    read: Vec<Option<DepthLanes>>,
     /// Each rank is drawn from its first call (as of the last view).
     aligned: bool,
 }
@@ -314,59 +305,15 @@ impl Timeline {
 }
 
 /// Reads one rank's rows and stacks its calls by depth.
-fn read_rank(profile: &Profile, source: &dyn RowSource, rank: u32) -> Result<RankLanes, String> {
-    let mut regions = Vec::with_capacity(profile.regions.len());
-    for region in &profile.regions {
-        let mut row = Region {
-            name: region.name.clone(),
-            ranks: Vec::new(),
-        };
-        if let Some(stored) = region.rank(rank) {
-            let events = source
-                .events(stored)
-                .map_err(|e| format!("Reading rank {rank}'s calls failed: {e}."))?;
-            let events = events.into_owned();
-            row.ranks.push(RankCalls {
-                lanes: events.lanes(),
-                starts: events.starts,
-                ends: events.ends,
-                rank,
-                ..RankCalls::default()
-            });
-        }
-        regions.push(row);
-    }
-    let refs: Vec<&Region> = regions.iter().collect();
-    let (calls, improper) = match calltree::build(&refs, rank) {
-        Ok(calls) => (calls, false),
-        Err(_) => {
-            // Calls that do not nest: one lane, in start order.
-            let mut calls = calltree::unnested(&refs, rank);
-            calls.sort_by_key(|c| (c.start_ns, c.end_ns));
-            (calls, true)
-        }
-    };
-    let depth = calls.iter().map(|c| c.depth + 1).max().unwrap_or(0);
-    let mut lanes: Vec<Lane> = (0..depth).map(|_| Lane::default()).collect();
-    let mut span: Option<(i64, i64)> = None;
-    for c in calls {
-        lanes[c.depth].push(c.start_ns, c.end_ns, c.region as u32);
-        let (lo, hi) = span.unwrap_or((c.start_ns, c.end_ns));
-        span = Some((lo.min(c.start_ns), hi.max(c.end_ns)));
-    }
-    for lane in &mut lanes {
-        lane.finish(regions.len());
-    }
-    Ok(RankLanes {
-        lanes,
-        improper,
-        span,
-    })
+fn read_rank(profile: &Profile, source: &dyn RowSource, rank: u32) -> Result<DepthLanes, String> {
+    stack_rank(profile, source, rank, |_| true, |_| true)
+        .map_err(|e| format!("Reading rank {rank}'s calls failed: {e}."))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sp::analysis::lod::Lane;
 
     fn lane_of(calls: &[(i64, i64, u32)]) -> Lane {
         Lane::of_calls(calls, 64)
@@ -378,7 +325,7 @@ mod tests {
         for (i, calls) in ranks.iter().enumerate() {
             let lo = calls.iter().map(|c| c.0).min();
             let hi = calls.iter().map(|c| c.1).max();
-            t.read[i] = Some(RankLanes {
+            t.read[i] = Some(DepthLanes {
                 lanes: vec![lane_of(calls)],
                 improper: false,
                 span: lo.zip(hi),
