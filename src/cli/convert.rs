@@ -1,14 +1,13 @@
 //! `sp convert`: merge per-rank native output into one schema-3 profile, with the inputs,
 //! defaults and output of `scope-profiler import-native`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 use sp::convert::{Input, InputKind, Options, Shard};
 
 mod progress;
-mod stream;
 
 use super::inputs;
 use super::Failure;
@@ -105,8 +104,22 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map(|m| m.len())
         .sum();
     progress.set_total(input_bytes.saturating_mul(2));
-    let converted =
-        progress.around(|| stream::convert(&inputs, &options, &opts.output, &progress))?;
+    let out = super::output::AtomicOutput::create(&opts.output)?;
+    let show_stderr = sp::text::Show::for_terminal(std::io::stderr().is_terminal());
+    let converted = progress
+        .around(|| {
+            sp::convert::parallel::convert_files(
+                &inputs,
+                &options,
+                out.file(),
+                &|n| progress.add(n),
+                &mut |left_out| {
+                    eprintln!("sp: warning: {}", show_stderr.text(&left_out.to_string()))
+                },
+            )
+        })
+        .map_err(|e| Failure::convert(&opts.output, e))?;
+    out.commit()?;
     if !opts.quiet {
         let output = opts.output.display().to_string();
         super::terminal::print(|out, show| {

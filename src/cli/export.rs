@@ -101,5 +101,5 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             sp::analysis::Error::Write(_) => Failure::analysis(&opts.output.output, e),
             _ => Failure::analysis(path, e),
         })?;
-    out.commit()
+    Ok(out.commit()?)
 }

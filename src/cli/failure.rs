@@ -174,6 +174,12 @@ impl std::error::Error for Failure {
     }
 }
 
+impl From<sp::io::atomic::OutputError> for Failure {
+    fn from(e: sp::io::atomic::OutputError) -> Self {
+        Failure::in_file(e.destination.display(), e.what)
+    }
+}
+
 impl From<SelectionError> for Failure {
     fn from(e: SelectionError) -> Self {
         Failure::Usage(e)

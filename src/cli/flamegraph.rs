@@ -140,7 +140,7 @@ impl StackOpts {
             prepare(&path)?;
             pending.push(AtomicOutput::with_bytes(&path, &bytes)?);
         }
-        pending.into_iter().try_for_each(AtomicOutput::commit)
+        Ok(pending.into_iter().try_for_each(AtomicOutput::commit)?)
     }
 }
 

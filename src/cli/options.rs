@@ -82,7 +82,7 @@ impl OutputArg {
 
     /// The temporary file that becomes the output on [`AtomicOutput::commit`].
     pub fn create(&self) -> Result<AtomicOutput, Failure> {
-        AtomicOutput::create(&self.output)
+        Ok(AtomicOutput::create(&self.output)?)
     }
 
     /// Writes `bytes` as the whole output, atomically.
@@ -97,5 +97,5 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), Fail
     let mut out = AtomicOutput::create(path)?;
     std::io::Write::write_all(out.writer(), bytes)
         .map_err(|e| Failure::io(path, "cannot write", e))?;
-    out.commit()
+    Ok(out.commit()?)
 }

@@ -116,5 +116,5 @@ pub fn run(o: Opts) -> Result<(), Failure> {
             Err(e) => return Err(Failure::analysis(&o.files[0], e)),
         }
     }
-    done.into_iter().try_for_each(AtomicOutput::commit)
+    Ok(done.into_iter().try_for_each(AtomicOutput::commit)?)
 }

@@ -51,6 +51,8 @@
 mod calls;
 mod error;
 mod pack;
+#[cfg(any(unix, windows))]
+pub mod parallel;
 pub mod pass2;
 pub mod plan;
 mod profile;

@@ -1,24 +1,22 @@
-//! The library's conversion pipeline ([`sp::convert`]) on all cores: each phase's jobs run
-//! on a pool of threads, with files for inputs and output, `pwrite` at planned offsets, a
-//! progress count and periodic flushing of the output. Small inputs are read whole in pass
-//! 1 and, within a budget, kept in memory for pass 2.
+//! The conversion pipeline on all cores, for native hosts: each phase's jobs run on a pool
+//! of threads, with files for inputs and output, `pwrite` at planned offsets, a progress
+//! count and periodic flushing of the output. Small inputs are read whole in pass 1 and,
+//! within a budget, kept in memory for pass 2.
 
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal};
+use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-use sp::convert::{
+use super::{
     ChunkAppender, Converted, Error, Input, InputKind, Options, PackedUnit, Plan, Scan,
     ScannedInput, Sources, UnitStats, Worker,
 };
-use sp::io::ReadAt;
-
-use super::progress::Progress;
-use crate::cli::local_file::{FileSink, LocalFile};
-use crate::cli::output::AtomicOutput;
-use crate::cli::Failure;
+use crate::io::file::{FileSink, LocalFile};
+use crate::io::ReadAt;
+use crate::schema::metadata::LeftOut;
 
 /// Inputs up to this size are read whole in pass 1 and, budget permitting, kept for pass 2.
 const SMALL_FILE: u64 = 4 << 20;
@@ -126,14 +124,14 @@ fn scan_input(
     };
     if file.len() > SMALL_FILE {
         let source = Source::File(Arc::new(file));
-        return (sp::convert::scan_input(i, input, source, worker), None);
+        return (super::scan_input(i, input, source, worker), None);
     }
     let mut bytes = vec![0u8; file.len() as usize];
     if let Err(e) = file.read_exact_at(0, &mut bytes) {
         return (Err(failed(e)), None);
     }
     let bytes = Arc::new(bytes);
-    let scanned = sp::convert::scan_input(i, input, Source::Bytes(bytes.clone()), worker);
+    let scanned = super::scan_input(i, input, Source::Bytes(bytes.clone()), worker);
     let len = bytes.len() as u64;
     let before = retained.fetch_add(len, Ordering::Relaxed);
     if scanned.is_ok() && before + len <= RETAIN_BUDGET {
@@ -151,20 +149,23 @@ struct Appending {
     ready: BTreeMap<usize, PackedUnit>,
 }
 
-/// Converts `inputs` (in the order the merge rules take them) to `output`.
-pub fn convert(
+/// Converts `inputs` (in the order the merge rules take them) into the empty file `output`
+/// (which the caller publishes, or removes on failure). `progress` is told of each piece of
+/// work as it is done (each pass counts every input's timestamps once), `left_out` of each
+/// `/metadata` attribute that cannot be carried into the new file.
+pub fn convert_files(
     inputs: &[Input],
     options: &Options,
-    output: &Path,
-    progress: &Progress,
-) -> Result<Converted, Failure> {
-    let fail = |e| Failure::convert(output, e);
+    file: &File,
+    progress: &(dyn Fn(u64) + Sync),
+    left_out: &mut dyn FnMut(LeftOut),
+) -> Result<Converted, Error> {
     // Pass 1, inputs in parallel.
     let retained = AtomicU64::new(0);
     let scanned = run_jobs(inputs.len(), |worker, i| {
         let (result, kept) = scan_input(worker, i, &inputs[i], &retained);
         if let Ok(scanned) = &result {
-            progress.add(scanned.work());
+            progress(scanned.work());
         }
         (result, kept)
     });
@@ -178,19 +179,13 @@ pub fn convert(
     let jobs = scan.segments();
     let segments = run_jobs(jobs.len(), |worker, j| {
         let result = scan.summarise(&jobs[j], &sources, worker);
-        progress.add(jobs[j].work());
+        progress(jobs[j].work());
         result
     });
     scan.join(jobs.into_iter().zip(segments).collect());
-    let plan = Plan::new(scan, options).map_err(fail)?;
-    let show = sp::text::Show::for_terminal(io::stderr().is_terminal());
-    for left_out in plan.left_out() {
-        eprintln!("sp: warning: {}", show.text(&left_out.to_string()));
-    }
-
-    let out = AtomicOutput::create(output)?;
-    let file = out.file();
-    let conversion = plan.write_head(&mut FileSink(file)).map_err(fail)?;
+    let plan = Plan::new(scan, options)?;
+    plan.left_out().into_iter().for_each(left_out);
+    let conversion = plan.write_head(&mut FileSink(file))?;
 
     // Pass 2.
     let appending = conversion.appender().map(|appender| {
@@ -257,7 +252,7 @@ pub fn convert(
                 worker,
                 &mut sink,
                 |u, done, _| {
-                    progress.add(conversion.unit_work(u));
+                    progress(conversion.unit_work(u));
                     if let Some(packed) = done.packed {
                         append(packed)?;
                     }
@@ -275,20 +270,16 @@ pub fn convert(
         stats
     });
     if let Some(e) = failed.into_inner().ok().flatten() {
-        return Err(fail(e));
+        return Err(e);
     }
     let appender = match appending {
         Some(state) => Some(
             state
                 .into_inner()
-                .map_err(|_| fail(Error::Internal("the appender is poisoned")))?
+                .map_err(|_| Error::Internal("the appender is poisoned"))?
                 .appender,
         ),
         None => None,
     };
-    let converted = conversion
-        .finish(stats.into_iter().flatten(), appender, &mut FileSink(file))
-        .map_err(fail)?;
-    out.commit()?;
-    Ok(converted)
+    conversion.finish(stats.into_iter().flatten(), appender, &mut FileSink(file))
 }

@@ -1,14 +1,20 @@
 //! Positional I/O: the one pair of traits every reader and writer in the crate goes through.
 //!
 //! [`ReadAt`] is "read N bytes at offset X". It is implemented here for byte slices and
-//! vectors; the CLI implements it for files (`pread`), and the browser page for a `Blob`
-//! read in a worker. The trace indexer and the HDF5 reader take any `ReadAt`, so nothing
+//! vectors, in [`file`] for files (`pread`, on native hosts), and by the browser page for a
+//! `Blob` read in a worker. The trace indexer and the HDF5 reader take any `ReadAt`, so nothing
 //! forces a whole file into memory. [`WriteAt`] is its counterpart for the writer's
 //! planned, positional output. [`BlockCache`] puts aligned, cached blocks in front of a
-//! slow source, for sources where every call is expensive.
+//! slow source, for sources where every call is expensive. [`atomic`] publishes an output
+//! file whole or not at all.
 
 use std::cell::RefCell;
 use std::io;
+
+#[cfg(any(unix, windows))]
+pub mod atomic;
+#[cfg(any(unix, windows))]
+pub mod file;
 
 /// A source of bytes addressable by absolute offset.
 pub trait ReadAt {
