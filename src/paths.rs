@@ -134,6 +134,26 @@ pub fn relative_to(path: &Path, base: &Path) -> PathBuf {
     out
 }
 
+/// Whether the file name `name` matches `pattern`, whose `*` stands for any run of
+/// characters and `?` for one character, as a shell's wildcards do.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            (pi, ni) = (pi + 1, ni + 1);
+        } else if pi < p.len() && p[pi] == '*' {
+            (star, mark, pi) = (Some(pi), ni, pi + 1);
+        } else if let Some(s) = star {
+            (pi, mark) = (s + 1, mark + 1);
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,5 +211,13 @@ mod tests {
         assert_eq!(rel("/home/u/other/a.h5"), "../other/a.h5");
         assert_eq!(rel("../../../../a.h5"), "../../../a.h5");
         assert_eq!(rel("/home/u/runs"), ".");
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_matches("run_*.h5", "run_12.h5"));
+        assert!(glob_matches("r?n*", "run"));
+        assert!(!glob_matches("*.h5", "a.spt"));
+        assert!(!glob_matches("run_?.h5", "run_12.h5"));
     }
 }

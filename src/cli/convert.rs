@@ -9,7 +9,6 @@ use sp::convert::{Input, InputKind, Options, Shard};
 
 mod progress;
 
-use super::inputs;
 use super::Failure;
 use sp::paths::InputPath;
 
@@ -77,7 +76,7 @@ pub struct Opts {
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     super::output::prepare(&opts.output)?;
-    let mut paths = inputs::discover(&opts.inputs)?;
+    let mut paths = sp::io::inputs::discover(&opts.inputs)?;
     if let Some(shard) = opts.shard {
         paths = paths[shard.inputs(paths.len())].to_vec();
     }

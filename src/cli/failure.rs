@@ -180,6 +180,15 @@ impl From<sp::io::atomic::OutputError> for Failure {
     }
 }
 
+impl From<sp::io::inputs::InputsError> for Failure {
+    fn from(e: sp::io::inputs::InputsError) -> Self {
+        Failure::Other {
+            path: e.path,
+            message: e.message,
+        }
+    }
+}
+
 impl From<SelectionError> for Failure {
     fn from(e: SelectionError) -> Self {
         Failure::Usage(e)

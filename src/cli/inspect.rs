@@ -15,8 +15,8 @@ use sp::text::Show;
 
 use super::local_file::LocalFile;
 use super::options::{FormatArg, RegionFilter};
-use super::threads::Threads;
 use super::Failure;
+use sp::analysis::report::threads::Threads;
 
 /// Print the metadata and region statistics of profiles
 ///

@@ -8,7 +8,6 @@ mod convert;
 mod export;
 mod failure;
 mod flamegraph;
-mod inputs;
 mod inspect;
 pub(crate) mod local_file;
 mod ls;
@@ -19,7 +18,6 @@ mod plot;
 mod runs;
 mod scaling;
 mod terminal;
-mod threads;
 mod tui;
 
 use std::io::IsTerminal;

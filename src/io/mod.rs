@@ -15,6 +15,8 @@ use std::io;
 pub mod atomic;
 #[cfg(any(unix, windows))]
 pub mod file;
+#[cfg(any(unix, windows))]
+pub mod inputs;
 
 /// A source of bytes addressable by absolute offset.
 pub trait ReadAt {

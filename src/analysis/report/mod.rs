@@ -37,6 +37,8 @@ pub(crate) mod grid;
 mod json;
 mod own;
 mod table;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod threads;
 
 pub use json::row as row_json;
 pub use own::{has_own_line, parent_paths, OwnLine};

@@ -1,12 +1,15 @@
-//! The library's jobs on every core: [`Threads`] runs a [`Runner`]'s jobs on a pool of
-//! scoped threads, each worker taking the next job.
+//! The report's jobs on every core, for native hosts: [`Threads`] is the [`Runner`] that
+//! runs them on a pool of scoped threads, each worker taking the next job. (The page runs
+//! them [`InOrder`](super::compute::InOrder) in its worker.)
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use sp::analysis::report::compute::Runner;
+use super::compute::Runner;
+use crate::analysis::Result;
 
 /// Runs jobs on every core.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Threads;
 
 impl Runner for Threads {
@@ -15,9 +18,9 @@ impl Runner for Threads {
     fn run<T: Send>(
         &self,
         jobs: usize,
-        run: impl Fn(usize) -> sp::analysis::Result<T> + Sync,
+        run: impl Fn(usize) -> Result<T> + Sync,
         mut done: impl FnMut(usize, T),
-    ) -> sp::analysis::Result<()> {
+    ) -> Result<()> {
         let next = AtomicUsize::new(0);
         let workers = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
