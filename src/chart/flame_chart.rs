@@ -120,7 +120,7 @@ pub fn scene(
     );
     let more = seen.iter().filter(|s| **s).count() - shown;
     if more > 0 {
-        let text = format!("and {more} more regions (hover a call for its name)");
+        let text = format!("and {more} more regions (the SVG names each call on hover)");
         footnote(&mut scene, &f, &mut bottom, text);
     }
     if !improper.is_empty() {
