@@ -15,6 +15,7 @@ mod many;
 mod options;
 mod output;
 mod plot;
+mod report;
 mod runs;
 mod scaling;
 mod terminal;
@@ -47,6 +48,7 @@ enum Command {
     Scaling(scaling::Opts),
     Tui(tui::Opts),
     Plot(plot::Opts),
+    Report(report::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -73,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Scaling(opts) => scaling::run(opts).map(|()| true),
         Command::Tui(opts) => tui::run(opts).map(|()| true),
         Command::Plot(opts) => plot::run(opts).map(|()| true),
+        Command::Report(opts) => report::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };

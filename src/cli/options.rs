@@ -86,7 +86,6 @@ impl OutputArg {
     }
 
     /// Writes `bytes` as the whole output, atomically.
-    #[allow(dead_code)] // For the subcommands that write one output of bytes.
     pub fn write(&self, bytes: &[u8]) -> Result<(), Failure> {
         write_atomically(&self.output, bytes)
     }

@@ -418,9 +418,25 @@ SP.goToRegion = (name) => {
   SP.show('regions');
 };
 
+// A report (`sp report`) carries its profiles in the page, as base64 in script elements
+// (sp::page): open them as if they had been dropped.
+SP.openEmbedded = () => {
+  const parts = Array.from(document.querySelectorAll('script[type="application/x-sp-profile"]'));
+  if (!parts.length) return;
+  const files = parts.map((el) => {
+    const text = atob(el.textContent.trim());
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    el.textContent = '';  // the base64 is not needed twice
+    return new File([bytes], el.dataset.name || 'profile.h5');
+  });
+  SP.openFiles(files, 'embedded');
+};
+
 SP.start = () => {
   SP.state.start();
   SP.merge.bind();
   SP.startWorker();
   SP.bindInput();
+  SP.openEmbedded();
 };

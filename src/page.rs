@@ -1,0 +1,155 @@
+//! The page as a report: profiles embedded in a copy of `sp.html`, so one offline HTML file
+//! opens straight on them (`sp report`). The page (`web/page/app.js`, `SP.openEmbedded`)
+//! finds each profile in a `<script type="application/x-sp-profile">` element, as base64,
+//! and opens it as if it had been dropped on the page; two or more open compared.
+//!
+//! The elements go where the page marks them ([`MARKER`]), before its own scripts run. A
+//! name reaches the page as an HTML attribute, escaped; base64 has no `<`, so a profile
+//! cannot end its element early.
+
+use std::fmt;
+
+/// Where `web/page/index.html` takes the embedded profiles.
+pub const MARKER: &str = "<!-- sp:embedded -->";
+
+/// The type of the elements that carry a profile.
+pub const SCRIPT_TYPE: &str = "application/x-sp-profile";
+
+/// A profile to embed: the name the page shows, and the file's bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded<'a> {
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// Why a page cannot carry profiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedError {
+    /// The page has no [`MARKER`]: it is not sp's page, or one older than `sp report`.
+    NotThePage,
+    /// The page already carries profiles (it is a report itself).
+    AlreadyEmbedded,
+}
+
+impl fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmbedError::NotThePage => write!(
+                f,
+                "not sp's page, or one older than sp report: it has no `{MARKER}` place for profiles"
+            ),
+            EmbedError::AlreadyEmbedded => f.write_str("the page is a report already"),
+        }
+    }
+}
+
+impl std::error::Error for EmbedError {}
+
+/// `page` with `files` embedded at its [`MARKER`].
+pub fn embed(page: &str, files: &[Embedded<'_>]) -> Result<String, EmbedError> {
+    let at = page.find(MARKER).ok_or(EmbedError::NotThePage)?;
+    if page.contains(&format!("<script type=\"{SCRIPT_TYPE}\"")) {
+        return Err(EmbedError::AlreadyEmbedded);
+    }
+    let payload: usize = files
+        .iter()
+        .map(|f| f.bytes.len().div_ceil(3) * 4 + 96)
+        .sum();
+    let mut out = String::with_capacity(page.len() + payload);
+    out.push_str(&page[..at]);
+    for file in files {
+        out.push_str("<script type=\"");
+        out.push_str(SCRIPT_TYPE);
+        out.push_str("\" data-name=\"");
+        crate::chart::text::escape_into(&mut out, file.name);
+        out.push_str("\">");
+        base64_into(&mut out, file.bytes);
+        out.push_str("</script>\n");
+    }
+    out.push_str(&page[at..]);
+    Ok(out)
+}
+
+/// Appends `bytes` to `out` in standard base64 (RFC 4648 §4, with padding), as the page's
+/// `atob` reads it.
+fn base64_into(out: &mut String, bytes: &[u8]) {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let digit = |v: u32| char::from(ALPHABET[(v & 63) as usize]);
+    let mut chunks = bytes.chunks_exact(3);
+    for c in &mut chunks {
+        let v = u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2]);
+        out.extend([digit(v >> 18), digit(v >> 12), digit(v >> 6), digit(v)]);
+    }
+    match *chunks.remainder() {
+        [a] => {
+            let v = u32::from(a) << 16;
+            out.extend([digit(v >> 18), digit(v >> 12), '=', '=']);
+        }
+        [a, b] => {
+            let v = u32::from(a) << 16 | u32::from(b) << 8;
+            out.extend([digit(v >> 18), digit(v >> 12), digit(v >> 6), '=']);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base64(bytes: &[u8]) -> String {
+        let mut s = String::new();
+        base64_into(&mut s, bytes);
+        s
+    }
+
+    /// RFC 4648 §10's test vectors.
+    #[test]
+    fn base64_is_rfc_4648() {
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (plain, encoded) in cases {
+            assert_eq!(base64(plain.as_bytes()), encoded, "{plain:?}");
+        }
+        assert_eq!(base64(&[0xff, 0xfe, 0xfd]), "//79");
+    }
+
+    #[test]
+    fn profiles_go_at_the_marker_with_their_names_escaped() {
+        let page = format!("<body><p>x</p>{MARKER}<script>SP.start();</script></body>");
+        let files = [
+            Embedded {
+                name: "a.h5",
+                bytes: b"foo",
+            },
+            Embedded {
+                name: "\"><script>alert(1)</script>.h5",
+                bytes: b"fo",
+            },
+        ];
+        let out = embed(&page, &files).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "<body><p>x</p>\
+                 <script type=\"application/x-sp-profile\" data-name=\"a.h5\">Zm9v</script>\n\
+                 <script type=\"application/x-sp-profile\" \
+                 data-name=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;.h5\">Zm8=</script>\n\
+                 {MARKER}<script>SP.start();</script></body>"
+            )
+        );
+        assert_eq!(embed(&out, &files), Err(EmbedError::AlreadyEmbedded));
+    }
+
+    #[test]
+    fn a_page_without_the_marker_is_refused() {
+        assert_eq!(embed("<html></html>", &[]), Err(EmbedError::NotThePage));
+    }
+}

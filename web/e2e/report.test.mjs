@@ -1,0 +1,72 @@
+// `sp report`: the page with profiles embedded opens offline, on the Overview, and shows the
+// numbers `sp inspect` prints; two profiles open compared.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { PAGE, ROOT, SP_BIN, inspectCsv, launch, screenshot, settled, showView } from './harness.mjs';
+
+let browser;
+let tmp;
+before(async () => {
+  browser = await launch();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-report-'));
+});
+after(async () => {
+  await browser.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function report(files, name) {
+  const out = path.join(tmp, name);
+  const r = spawnSync(SP_BIN, ['report', ...files, '-o', out, '--page', PAGE], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return out;
+}
+
+async function openReport(file) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  const network = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('request', (r) => { if (!/^(file|blob|data):/.test(r.url())) network.push(r.url()); });
+  const started = Date.now();
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => typeof SP !== 'undefined' && SP.current && !SP.current.starting, null, { timeout: 60000 });
+  await settled(page);
+  return { page, errors, network, ms: Date.now() - started };
+}
+
+test('a report opens offline on the Overview, with the rows of sp inspect', async () => {
+  const profile = path.join(ROOT, 'tests/golden/synthetic/expected/golden.h5');
+  const { page, errors, network, ms } = await openReport(report([profile], 'one.html'));
+  assert.equal(await page.evaluate(() => SP.current.view), 'overview');
+  assert.equal(await page.evaluate(() => SP.current.name), 'golden.h5');
+  assert.ok(await page.isVisible('#view-overview'), 'the Overview is shown');
+  await screenshot(page, 'report-overview');
+  await showView(page, 'regions');
+  const rows = await page.evaluate(() => SP.current.data.table.rows.map((r) => [r.name, r.calls, r.v.total]));
+  const csv = inspectCsv(profile);
+  assert.deepEqual(rows, csv.rows.map((c) => [c.name, Number(c.calls), c.total === '' ? null : Number(c.total)]));
+  assert.ok(ms < 10000, `opened in ${ms} ms`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(network, [], 'requests that leave the tab');
+  await page.close();
+});
+
+test('a report of two profiles opens compared', async () => {
+  const a = path.join(ROOT, 'tests/golden/synthetic/expected/golden.h5');
+  const b = path.join(ROOT, 'tests/golden/c_trace/expected/profiling_data.h5');
+  const { page, errors } = await openReport(report([a, b], 'two.html'));
+  await page.waitForFunction(() => SP.files.length === 2, null, { timeout: 30000 });
+  await settled(page);
+  assert.equal(await page.evaluate(() => SP.files.length), 2);
+  assert.equal(await page.evaluate(() => SP.current.view), 'compare');
+  await screenshot(page, 'report-compare');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
