@@ -5,7 +5,9 @@
 //!
 //! The elements go where the page marks them ([`MARKER`]), before its own scripts run. A
 //! name reaches the page as an HTML attribute, escaped; base64 has no `<`, so a profile
-//! cannot end its element early.
+//! cannot end its element early. A report can also say where the page opens (the filters,
+//! ranks, sort and view of the page's URL hash, `web/page/state.js`), as a form-encoded
+//! query in a `<script type="application/x-sp-place">` element.
 
 use std::fmt;
 
@@ -14,6 +16,9 @@ pub const MARKER: &str = "<!-- sp:embedded -->";
 
 /// The type of the elements that carry a profile.
 pub const SCRIPT_TYPE: &str = "application/x-sp-profile";
+
+/// The type of the element that says where the page opens.
+pub const PLACE_TYPE: &str = "application/x-sp-place";
 
 /// A profile to embed: the name the page shows, and the file's bytes.
 #[derive(Debug, Clone, Copy)]
@@ -45,8 +50,45 @@ impl fmt::Display for EmbedError {
 
 impl std::error::Error for EmbedError {}
 
-/// `page` with `files` embedded at its [`MARKER`].
-pub fn embed(page: &str, files: &[Embedded<'_>]) -> Result<String, EmbedError> {
+/// Where a report opens: the region table's filters and order, as `sp inspect` takes them
+/// (patterns and rank lists joined by spaces, as the page's fields take them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Opening {
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    pub ranks: Vec<String>,
+    /// A sort key of `sp inspect --sort`; `None` (or `start`) is the page's default.
+    pub sort: Option<String>,
+}
+
+impl Opening {
+    /// The keys of the page's URL hash (`web/page/state.js`) for the first of `files`;
+    /// empty when everything is the page's default.
+    fn place(&self, files: &[Embedded<'_>]) -> Vec<(&'static str, String)> {
+        let sort = self
+            .sort
+            .clone()
+            .filter(|s| s != "start")
+            .unwrap_or_default();
+        let mut place: Vec<(&str, String)> = [
+            ("include", self.include.join(" ")),
+            ("exclude", self.exclude.join(" ")),
+            ("ranks", self.ranks.join(" ")),
+            ("sort", sort),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+        if let (false, Some(first)) = (place.is_empty(), files.first()) {
+            place.insert(0, ("file", first.name.to_owned()));
+        }
+        place
+    }
+}
+
+/// `page` with `files` embedded at its [`MARKER`], opening the first on its Overview with
+/// the filters of `opening`.
+pub fn embed(page: &str, files: &[Embedded<'_>], opening: &Opening) -> Result<String, EmbedError> {
     let at = page.find(MARKER).ok_or(EmbedError::NotThePage)?;
     if page.contains(&format!("<script type=\"{SCRIPT_TYPE}\"")) {
         return Err(EmbedError::AlreadyEmbedded);
@@ -66,8 +108,45 @@ pub fn embed(page: &str, files: &[Embedded<'_>]) -> Result<String, EmbedError> {
         base64_into(&mut out, file.bytes);
         out.push_str("</script>\n");
     }
+    let place = opening.place(files);
+    if !place.is_empty() {
+        out.push_str("<script type=\"");
+        out.push_str(PLACE_TYPE);
+        out.push_str("\">");
+        for (i, (key, value)) in place.iter().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            form_encode_into(&mut out, key);
+            out.push('=');
+            form_encode_into(&mut out, value);
+        }
+        out.push_str("</script>\n");
+    }
     out.push_str(&page[at..]);
     Ok(out)
+}
+
+/// Appends `text` as `application/x-www-form-urlencoded`, as the page's `URLSearchParams`
+/// reads it: ASCII letters, digits and `*-._` kept, space as `+`, every other byte of its
+/// UTF-8 as `%XX`.
+fn form_encode_into(out: &mut String, text: &str) {
+    for &b in text.as_bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => {
+                out.push(char::from(b))
+            }
+            b' ' => out.push('+'),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                out.extend([
+                    '%',
+                    char::from(HEX[usize::from(b >> 4)]),
+                    char::from(HEX[usize::from(b & 15)]),
+                ]);
+            }
+        }
+    }
 }
 
 /// Appends `bytes` to `out` in standard base64 (RFC 4648 §4, with padding), as the page's
@@ -134,7 +213,7 @@ mod tests {
                 bytes: b"fo",
             },
         ];
-        let out = embed(&page, &files).unwrap();
+        let out = embed(&page, &files, &Opening::default()).unwrap();
         assert_eq!(
             out,
             format!(
@@ -145,11 +224,37 @@ mod tests {
                  {MARKER}<script>SP.start();</script></body>"
             )
         );
-        assert_eq!(embed(&out, &files), Err(EmbedError::AlreadyEmbedded));
+        assert_eq!(
+            embed(&out, &files, &Opening::default()),
+            Err(EmbedError::AlreadyEmbedded)
+        );
+    }
+
+    #[test]
+    fn the_place_is_a_form_encoded_query_before_the_marker() {
+        let page = format!("<body>{MARKER}</body>");
+        let files = [Embedded {
+            name: "a.h5",
+            bytes: b"",
+        }];
+        let opening = Opening {
+            include: vec!["solve.*".into(), "</script>".into()],
+            ranks: vec!["0-3".into(), "7".into()],
+            sort: Some("start".into()),
+            ..Opening::default()
+        };
+        let out = embed(&page, &files, &opening).unwrap();
+        assert!(out.ends_with(&format!(
+            "<script type=\"application/x-sp-place\">\
+             file=a.h5&include=solve.*+%3C%2Fscript%3E&ranks=0-3+7</script>\n{MARKER}</body>"
+        )));
     }
 
     #[test]
     fn a_page_without_the_marker_is_refused() {
-        assert_eq!(embed("<html></html>", &[]), Err(EmbedError::NotThePage));
+        assert_eq!(
+            embed("<html></html>", &[], &Opening::default()),
+            Err(EmbedError::NotThePage)
+        );
     }
 }

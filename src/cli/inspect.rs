@@ -79,7 +79,7 @@ enum Mode {
     Exclusive,
 }
 
-fn sort_names() -> clap::builder::PossibleValuesParser {
+pub fn sort_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(SortKey::ALL.map(|(_, n)| n))
 }
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use super::options::OutputArg;
+use super::options::{OutputArg, RegionFilter};
 use super::Failure;
 
 /// Write one offline HTML report: the page with the profiles embedded
@@ -16,8 +16,12 @@ use super::Failure;
 /// The page is taken from --page, else $SP_PAGE, else sp.html beside the sp binary (as
 /// the release archives ship it). scripts/build-web.sh builds it as web/dist/sp.html.
 ///
+/// --include, --exclude, --ranks and --sort set the page's filters and sort, as sp
+/// inspect takes them; the reader can change them there.
+///
 /// Examples:
 ///   sp report run.h5 -o report.html
+///   sp report run.h5 -o solver.html --include 'solve.*' --ranks 0-3 --sort total
 ///   sp report before.h5 after.h5 -o compare.html --page web/dist/sp.html
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -30,6 +34,11 @@ pub struct Opts {
     /// The page to embed them in (default: $SP_PAGE, else sp.html beside the binary).
     #[arg(long, value_name = "SP.HTML")]
     page: Option<PathBuf>,
+    #[command(flatten)]
+    filter: RegionFilter,
+    /// The region table's order, as sp inspect --sort.
+    #[arg(long, default_value = "start", value_parser = super::inspect::sort_names())]
+    sort: String,
     /// Embed the whole profiles (auto: when they total at most 64 MiB, else refuse).
     #[arg(long, value_enum, default_value = "auto")]
     events: Events,
@@ -45,6 +54,7 @@ enum Events {
 const AUTO_LIMIT: u64 = 64 << 20;
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
+    opts.filter.selection()?; // a bad pattern or rank list is a usage error, before any work
     opts.output.prepare()?;
     let page_path = find_page(opts.page.as_deref())?;
     let page = std::fs::read_to_string(&page_path)
@@ -74,8 +84,15 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .zip(&contents)
         .map(|(name, bytes)| sp::page::Embedded { name, bytes })
         .collect();
-    let report =
-        sp::page::embed(&page, &files).map_err(|e| Failure::in_file(page_path.display(), e))?;
+    let given = |v: &Option<Vec<String>>| v.clone().unwrap_or_default();
+    let opening = sp::page::Opening {
+        include: given(&opts.filter.include),
+        exclude: given(&opts.filter.exclude),
+        ranks: given(&opts.filter.ranks),
+        sort: Some(opts.sort),
+    };
+    let report = sp::page::embed(&page, &files, &opening)
+        .map_err(|e| Failure::in_file(page_path.display(), e))?;
     opts.output.write(report.as_bytes())
 }
 

@@ -20,9 +20,9 @@ after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function report(files, name) {
+function report(files, name, extra = []) {
   const out = path.join(tmp, name);
-  const r = spawnSync(SP_BIN, ['report', ...files, '-o', out, '--page', PAGE], { encoding: 'utf8' });
+  const r = spawnSync(SP_BIN, ['report', ...files, '-o', out, '--page', PAGE, ...extra], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return out;
 }
@@ -55,6 +55,21 @@ test('a report opens offline on the Overview, with the rows of sp inspect', asyn
   assert.ok(ms < 10000, `opened in ${ms} ms`);
   assert.deepEqual(errors, []);
   assert.deepEqual(network, [], 'requests that leave the tab');
+  await page.close();
+});
+
+test("a report opens with sp inspect's filters, ranks and sort", async () => {
+  const profile = path.join(ROOT, 'tests/golden/mixed/expected/merged.h5');
+  const args = ['--include', 'A', 'B', 'E', '--ranks', '0', '1', '--sort', 'total'];
+  const { page, errors } = await openReport(report([profile], 'filtered.html', args));
+  assert.deepEqual(await page.evaluate(() => SP.current.opts),
+    { include: 'A B E', exclude: '', ranks: '0 1', sort: 'total', mode: 'coverage' });
+  await showView(page, 'regions');
+  const rows = await page.evaluate(() => SP.current.data.table.rows.map((r) => [r.name, r.calls]));
+  const csv = inspectCsv(profile, args);
+  assert.ok(csv.rows.length > 0 && csv.rows.length < inspectCsv(profile).rows.length, 'the filter leaves some rows out');
+  assert.deepEqual(rows, csv.rows.map((c) => [c.name, Number(c.calls)]));
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

@@ -423,6 +423,9 @@ SP.goToRegion = (name) => {
 SP.openEmbedded = () => {
   const parts = Array.from(document.querySelectorAll('script[type="application/x-sp-profile"]'));
   if (!parts.length) return;
+  // Where the report opens (its filters, ranks and sort), unless the URL already says.
+  const place = document.querySelector('script[type="application/x-sp-place"]');
+  if (place && !location.hash) SP.state.pending = SP.state.parse('#' + place.textContent.trim());
   const files = parts.map((el) => {
     const text = atob(el.textContent.trim());
     const bytes = new Uint8Array(text.length);
