@@ -154,6 +154,19 @@ pub fn glob_matches(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// `flame.svg` → `flame_rank3.svg`, as the reference names its per-rank files.
+pub fn per_rank(output: &Path, rank: u32) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match output.extension() {
+        Some(ext) => format!("{stem}_rank{rank}.{}", ext.to_string_lossy()),
+        None => format!("{stem}_rank{rank}"),
+    };
+    output.with_file_name(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,5 +232,14 @@ mod tests {
         assert!(glob_matches("r?n*", "run"));
         assert!(!glob_matches("*.h5", "a.spt"));
         assert!(!glob_matches("run_?.h5", "run_12.h5"));
+    }
+
+    #[test]
+    fn per_rank_names() {
+        assert_eq!(
+            per_rank(Path::new("out/flame.svg"), 3),
+            Path::new("out/flame_rank3.svg")
+        );
+        assert_eq!(per_rank(Path::new("stacks"), 0), Path::new("stacks_rank0"));
     }
 }

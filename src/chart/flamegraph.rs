@@ -81,6 +81,70 @@ pub fn scenes(
     Ok(out)
 }
 
+/// What `sp export flamegraph` or `folded` writes of the stacks.
+#[derive(Debug, Clone)]
+pub enum Rendering {
+    /// Collapsed stacks, one line per call path with its own time (`main;solve 1234`).
+    Folded,
+    /// The flame graph, as SVG sized so or as PNG.
+    Picture {
+        options: Options,
+        format: super::Format,
+        sizing: super::svg::Sizing,
+    },
+}
+
+/// Why [`render`] failed: the profile's calls, or the encoding of a picture.
+#[derive(Debug)]
+pub enum RenderError {
+    Data(Error),
+    Encode(super::EncodeError),
+}
+
+/// One output's rank (`None` for every rank merged) and bytes.
+pub type Output = (Option<u32>, Vec<u8>);
+
+/// The bytes of each output of `profile`'s stacks over the selection: one of every rank
+/// merged (rank `None`), or with `per_rank` one per rank that has calls.
+pub fn render(
+    profile: &Profile,
+    source: &dyn RowSource,
+    selection: &Selection,
+    label: &str,
+    per_rank: bool,
+    rendering: &Rendering,
+) -> std::result::Result<Vec<Output>, RenderError> {
+    let Rendering::Picture {
+        options,
+        format,
+        sizing,
+    } = rendering
+    else {
+        let groups =
+            stack_groups(profile, source, selection, per_rank).map_err(RenderError::Data)?;
+        return groups
+            .into_iter()
+            .map(|(rank, stacks)| {
+                let mut text = Vec::new();
+                stacks.write_folded(&mut text).map(|()| (rank, text))
+            })
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| RenderError::Data(e.into()));
+    };
+    let pictures =
+        scenes(profile, source, selection, label, per_rank, options).map_err(RenderError::Data)?;
+    pictures
+        .into_iter()
+        .map(|(rank, scene)| {
+            let bytes = match format {
+                super::Format::Svg => super::svg::write_sized(&scene, *sizing).into_bytes(),
+                _ => super::encode(&scene, *format).map_err(RenderError::Encode)?,
+            };
+            Ok((rank, bytes))
+        })
+        .collect()
+}
+
 /// The aggregated stacks of the selection's ranks: merged, or one per rank with calls.
 pub fn stack_groups(
     profile: &Profile,
@@ -133,7 +197,10 @@ pub fn scope_text(ranks: &[u32], num_ranks: u64) -> String {
             let (lo, hi) = (ranks[0], ranks[ranks.len() - 1]);
             let contiguous = u64::from(hi - lo) + 1 == ranks.len() as u64;
             if contiguous && lo == 0 && u64::from(hi) + 1 == num_ranks {
-                format!("all {} ranks", ranks.len())
+                match ranks.len() {
+                    2 => "both ranks".into(),
+                    n => format!("all {n} ranks"),
+                }
             } else if contiguous {
                 format!("ranks {lo}–{hi}")
             } else if ranks.len() <= 6 {

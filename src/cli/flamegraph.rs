@@ -2,14 +2,14 @@
 //! ([`sp::analysis::stacks`]) and their flame graph ([`sp::chart::flamegraph`]). Every
 //! output is computed before any is written, then each is published atomically.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::{Args, ValueEnum};
 use sp::analysis::Selection;
 use sp::chart::color::Theme;
-use sp::chart::flamegraph::{self, Options, Order};
-use sp::chart::svg::{write_sized, Sizing};
-use sp::chart::{encode, Format};
+use sp::chart::flamegraph::{self, Options, Order, RenderError, Rendering};
+use sp::chart::svg::Sizing;
+use sp::chart::Format;
 
 use super::local_file::{open_h5, profile_index};
 use super::output::{prepare, AtomicOutput};
@@ -84,24 +84,14 @@ impl StackOpts {
         selection.ranks = ranks.ranks;
         let h5 = open_h5(file)?;
         let (profile, reader, label) = profile_index(file, &h5)?;
-        let fail = |e| Failure::analysis(file, e);
         let rows: &dyn sp::analysis::RowSource = match &reader {
             Some(r) => r,
             None => &sp::analysis::events::Loaded,
         };
-        let outputs: Vec<(Option<u32>, Vec<u8>)> = if folded {
-            let groups = flamegraph::stack_groups(&profile, rows, &selection, self.per_rank)
-                .map_err(fail)?;
-            groups
-                .into_iter()
-                .map(|(rank, s)| {
-                    let mut text = Vec::new();
-                    s.write_folded(&mut text).map(|()| (rank, text))
-                })
-                .collect::<std::io::Result<_>>()
-                .map_err(|e| Failure::analysis(output, e.into()))?
+        let rendering = if folded {
+            Rendering::Folded
         } else {
-            let opts = Options {
+            let options = Options {
                 width: self.width as f32,
                 threshold: self.threshold / 100.0,
                 order: Order::Name,
@@ -113,46 +103,36 @@ impl StackOpts {
                 ),
                 ..Options::default()
             };
-            let sizing = if self.fixed_width {
-                Sizing::Fixed
-            } else {
-                Sizing::Scalable
+            let sizing = match self.fixed_width {
+                true => Sizing::Fixed,
+                false => Sizing::Scalable,
             };
             let format = Format::of_path(&output.to_string_lossy(), 1.0);
-            let scenes =
-                flamegraph::scenes(&profile, rows, &selection, &label, self.per_rank, &opts)
-                    .map_err(fail)?;
-            let mut out = Vec::with_capacity(scenes.len());
-            for (rank, scene) in scenes {
-                let bytes = match format {
-                    Format::Svg => write_sized(&scene, sizing).into_bytes(),
-                    _ => {
-                        encode(&scene, format).map_err(|e| Failure::in_file(output.display(), e))?
-                    }
-                };
-                out.push((rank, bytes));
+            Rendering::Picture {
+                options,
+                format,
+                sizing,
             }
-            out
         };
+        let outputs = flamegraph::render(
+            &profile,
+            rows,
+            &selection,
+            &label,
+            self.per_rank,
+            &rendering,
+        )
+        .map_err(|e| match e {
+            RenderError::Data(e) => Failure::analysis(file, e),
+            RenderError::Encode(e) => Failure::in_file(output.display(), e),
+        })?;
         let mut pending = Vec::with_capacity(outputs.len());
         for (rank, bytes) in outputs {
-            let path = rank.map_or_else(|| output.to_path_buf(), |r| per_rank_path(output, r));
+            let path =
+                rank.map_or_else(|| output.to_path_buf(), |r| sp::paths::per_rank(output, r));
             prepare(&path)?;
             pending.push(AtomicOutput::with_bytes(&path, &bytes)?);
         }
         Ok(pending.into_iter().try_for_each(AtomicOutput::commit)?)
     }
-}
-
-/// `flame.svg` → `flame_rank3.svg`, as the reference names its per-rank files.
-fn per_rank_path(output: &Path, rank: u32) -> PathBuf {
-    let stem = output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = match output.extension() {
-        Some(ext) => format!("{stem}_rank{rank}.{}", ext.to_string_lossy()),
-        None => format!("{stem}_rank{rank}"),
-    };
-    output.with_file_name(name)
 }
