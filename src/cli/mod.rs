@@ -6,7 +6,6 @@ mod compare;
 mod completions;
 mod convert;
 mod export;
-mod failure;
 mod flamegraph;
 mod inspect;
 pub(crate) mod local_file;
@@ -26,7 +25,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub use failure::Failure;
+pub use crate::failure::Failure;
 
 /// Merge scope-profiler native traces into HDF5 profiles, with no Python and no libhdf5.
 #[derive(Debug, Parser)]

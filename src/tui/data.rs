@@ -14,8 +14,8 @@ use sp::hdf5lite::reader::{File, Group};
 use sp::io::ReadAt;
 use sp::schema::{self, Profile, ProfileLayout};
 
-use crate::cli::local_file::LocalFile;
-use crate::cli::Failure;
+use crate::failure::Failure;
+use sp::io::file::LocalFile;
 
 /// Profiles with at most this many calls are read whole for their call tree (as the page).
 pub const TREE_CALLS: u64 = 1 << 20;

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 use app::App;
 use data::Doc;
 use style::Look;

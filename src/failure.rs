@@ -1,7 +1,7 @@
-//! The error a subcommand ends with. It wraps the error of the layer that failed, with the
-//! file it concerns, and is the one place where errors become prose: one line for stderr
-//! (`sp: <file>: <what is wrong>`), and an exit status (1 for a failure of the work, 2 for
-//! a usage error). A closed stdout is not a failure at all: see [`Failure::is_closed_stdout`].
+//! The error a subcommand or the terminal UI ends with. It wraps the error of the layer
+//! that failed, with the file it concerns, and is the one place where errors become prose:
+//! one line for stderr (`sp: <file>: <what is wrong>`), and an exit status (1 for a failure
+//! of the work, 2 for a usage error). A closed stdout is not a failure at all: see [`Failure::is_closed_stdout`].
 
 use std::fmt;
 use std::io;
