@@ -138,7 +138,10 @@ pub fn render(
         .map(|(rank, scene)| {
             let bytes = match format {
                 super::Format::Svg => super::svg::write_sized(&scene, *sizing).into_bytes(),
-                _ => super::encode(&scene, *format).map_err(RenderError::Encode)?,
+                #[cfg(feature = "png")]
+                super::Format::Png { .. } => {
+                    super::encode(&scene, *format).map_err(RenderError::Encode)?
+                }
             };
             Ok((rank, bytes))
         })
