@@ -10,6 +10,7 @@ mod flat_jobs;
 mod order;
 mod parent_rows;
 mod path_stats;
+mod rank_path;
 mod tree;
 mod tree_jobs;
 mod tree_rows;
@@ -24,7 +25,8 @@ use order::sort_rows;
 use tree::{build_paths, path_row, PathCall};
 
 pub use flat_jobs::{flat_rows, FlatJobs, FlatRow};
-pub use tree_jobs::{RankTree, TreeJobs};
+pub use rank_path::RankTree;
+pub use tree_jobs::TreeJobs;
 pub use tree_rows::{tree_rows, TreePaths, TreeRows};
 
 /// What `% session` is computed from.

@@ -26,7 +26,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::tree_jobs::RankPath;
+use super::rank_path::RankPath;
 use super::tree_walk::RankInput;
 
 /// Ranks with more rows are walked: the guess looks for every row's parent in every row.
@@ -493,8 +493,8 @@ fn heap_pass(rows: &[usize], taking: &mut Taking<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::rows::rank_path::Spare;
     use crate::analysis::rows::tree_jobs::synthetic::xorshift;
-    use crate::analysis::rows::tree_jobs::Spare;
     use crate::analysis::rows::tree_walk::{by_rows, Walk, WalkRow};
 
     /// Rows given as (name, parent... ) and calls: the proof's paths and the walk's, as

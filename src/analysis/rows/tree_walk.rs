@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use super::call_order::{Call, CallOrder};
-use super::tree_jobs::{RankPath, Spare};
+use super::rank_path::{RankPath, Spare};
 
 /// One row of a rank as the walks see it: where its calls lie in the rank's columns, its
 /// selected region, the first selected region of the same name (calls pool by name),
