@@ -1,0 +1,311 @@
+//! `sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--reference] PROFILE`: `sp tui`
+//! measured as a user meets it, through a real pseudo-terminal.
+//!
+//! It starts the interface on PROFILE and times, from the spawn, the first full screen (the
+//! status line with its read counter is drawn last), and reads off that line how many bytes
+//! the first screen took. Then it presses keys, each once the screen has been quiet for a
+//! moment, and times until the redrawn frame has arrived: a row down in Regions, a switch of
+//! view, a pan of the Timeline (its frame rate is one over that time). Last, the peak
+//! resident memory of the process (`VmHWM`), and `q`.
+//!
+//! `--reference` also times the reference's `scope-profiler tui PROFILE` (Python, Textual)
+//! to its first screen showing a region of the profile, with `$SP_PYTHON` (default
+//! `.venv/bin/python`); give it a profile it can hold in memory.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, PtySize};
+
+const USAGE: &str =
+    "usage: sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--reference] PROFILE";
+
+/// What the terminal has shown so far, fed by a reader thread.
+struct Screen {
+    parser: vt100::Parser,
+    /// When the last bytes arrived, and how many writes there were.
+    last: Instant,
+    writes: u64,
+}
+
+/// A program running on a pseudo-terminal.
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    screen: Arc<Mutex<Screen>>,
+    started: Instant,
+}
+
+impl Session {
+    fn start(program: &str, args: &[String], cols: u16, rows: u16) -> Result<Session, String> {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .map_err(|e| format!("cannot open a pseudo-terminal: {e}"))?;
+        // A relative path is taken from here, not looked up on the PATH.
+        let program = match std::fs::canonicalize(program) {
+            Ok(p) if program.contains('/') => p.display().to_string(),
+            _ => program.to_string(),
+        };
+        let mut cmd = CommandBuilder::new(&program);
+        cmd.args(args);
+        cmd.cwd(std::env::current_dir().map_err(|e| e.to_string())?);
+        cmd.env("TERM", "xterm-256color");
+        let screen = Arc::new(Mutex::new(Screen {
+            parser: vt100::Parser::new(rows, cols, 0),
+            last: Instant::now(),
+            writes: 0,
+        }));
+        let started = Instant::now();
+        let child = pair
+            .slave
+            .spawn_command(cmd)
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().map_err(|e| e.to_string())?;
+        let writer = pair.master.take_writer().map_err(|e| e.to_string())?;
+        let sink = screen.clone();
+        std::thread::spawn(move || {
+            let _master = pair.master;
+            let mut buf = [0u8; 1 << 16];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+                s.parser.process(&buf[..n]);
+                s.last = Instant::now();
+                s.writes += 1;
+            }
+        });
+        Ok(Session {
+            child,
+            writer,
+            screen,
+            started,
+        })
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&Screen) -> T) -> T {
+        f(&self.screen.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Waits until the screen's text satisfies `done`; the time since the start it first did.
+    fn wait(&self, limit: Duration, done: impl Fn(&str) -> bool) -> Result<Duration, String> {
+        loop {
+            let (ok, last) = self.with(|s| (done(&s.parser.screen().contents()), s.last));
+            if ok {
+                return Ok(last - self.started);
+            }
+            if self.started.elapsed() > limit {
+                return Err(format!(
+                    "the screen was not ready after {limit:?}:\n{}",
+                    self.with(|s| s.parser.screen().contents())
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Waits until nothing has been written for `quiet`.
+    fn settle(&self, quiet: Duration) {
+        while self.with(|s| s.last.elapsed()) < quiet {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Sends `key` and returns how long until its frame had arrived (the last write of the
+    /// burst that followed it), or `None` if nothing was redrawn.
+    fn press(&mut self, key: &[u8]) -> Result<Option<Duration>, String> {
+        self.settle(Duration::from_millis(150));
+        let before = self.with(|s| s.writes);
+        let sent = Instant::now();
+        self.writer.write_all(key).map_err(|e| e.to_string())?;
+        self.writer.flush().map_err(|e| e.to_string())?;
+        let limit = Duration::from_secs(5);
+        while self.with(|s| s.writes) == before {
+            if sent.elapsed() > limit {
+                return Ok(None);
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        self.settle(Duration::from_millis(40));
+        Ok(Some(self.with(|s| s.last) - sent))
+    }
+
+    /// Peak resident memory of the process, in bytes.
+    fn peak_rss(&self) -> Option<u64> {
+        let pid = self.child.process_id()?;
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    }
+
+    fn quit(mut self, key: &[u8]) {
+        let _ = self.writer.write_all(key);
+        let _ = self.writer.flush();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+struct Opts {
+    sp: String,
+    cols: u16,
+    rows: u16,
+    keys: usize,
+    reference: bool,
+    profile: String,
+}
+
+fn parse_args(args: &[String]) -> Result<Opts, String> {
+    let mut opts = Opts {
+        sp: "target/release/sp".into(),
+        cols: 200,
+        rows: 60,
+        keys: 30,
+        reference: false,
+        profile: String::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--sp" => opts.sp = value()?.clone(),
+            "--keys" => opts.keys = value()?.parse().map_err(|_| "--keys takes a count")?,
+            "--size" => {
+                let v = value()?;
+                let (c, r) = v.split_once('x').ok_or("--size takes COLSxROWS")?;
+                opts.cols = c.parse().map_err(|_| "--size takes COLSxROWS")?;
+                opts.rows = r.parse().map_err(|_| "--size takes COLSxROWS")?;
+            }
+            "--reference" => opts.reference = true,
+            p if !p.starts_with('-') && opts.profile.is_empty() => opts.profile = p.into(),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if opts.profile.is_empty() {
+        return Err("no PROFILE given".into());
+    }
+    Ok(opts)
+}
+
+/// The median and the largest of `times`, in milliseconds.
+fn summary(times: &mut [Duration]) -> (f64, f64) {
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    match times {
+        [] => (f64::NAN, f64::NAN),
+        _ => (ms(times[times.len() / 2]), ms(times[times.len() - 1])),
+    }
+}
+
+/// The read counter of the status line ("read 412.0 KiB").
+fn read_counter(screen: &str) -> Option<String> {
+    let at = screen.rfind(" read ")?;
+    let rest = &screen[at + 6..];
+    let end = [" ·", "  ", "\n"]
+        .iter()
+        .filter_map(|sep| rest.find(sep))
+        .min()
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim().to_string())
+}
+
+/// Presses `key` `n` times; the median and largest time to its frame.
+fn time_key(s: &mut Session, key: &[u8], n: usize) -> Result<(f64, f64), String> {
+    let mut times = Vec::new();
+    for _ in 0..n {
+        if let Some(t) = s.press(key)? {
+            times.push(t);
+        }
+    }
+    Ok(summary(&mut times))
+}
+
+fn run(opts: &Opts) -> Result<(), String> {
+    let args = vec!["tui".to_string(), opts.profile.clone()];
+    let mut s = Session::start(&opts.sp, &args, opts.cols, opts.rows)?;
+    let first = s.wait(Duration::from_secs(60), |t| t.contains(" read "))?;
+    let first_read = s.with(|x| read_counter(&x.parser.screen().contents()));
+    println!("sp tui {} at {}x{}", opts.profile, opts.cols, opts.rows);
+    println!(
+        "first screen:            {:8.1} ms, read {}",
+        first.as_secs_f64() * 1e3,
+        first_read.as_deref().unwrap_or("?")
+    );
+    s.press(b"2")?; // Regions
+    let (down, down_max) = time_key(&mut s, b"j", opts.keys)?;
+    println!("keypress (row down):     {down:8.1} ms median, {down_max:.1} ms max");
+    let (tab, tab_max) = time_key(&mut s, b"\t", opts.keys)?;
+    println!("keypress (next view):    {tab:8.1} ms median, {tab_max:.1} ms max");
+    s.press(b"5")?; // Timeline
+    s.press(b"0")?;
+    let (pan, pan_max) = time_key(&mut s, b"l", opts.keys)?;
+    println!(
+        "timeline pan:            {pan:8.1} ms median, {pan_max:.1} ms max ({:.0} frames/s)",
+        1e3 / pan
+    );
+    s.settle(Duration::from_millis(300));
+    let read_now = s.with(|x| read_counter(&x.parser.screen().contents()));
+    println!(
+        "read after the keys:     {}",
+        read_now.as_deref().unwrap_or("?")
+    );
+    match s.peak_rss() {
+        Some(b) => println!("peak RSS:                {:8.1} MiB", b as f64 / 1048576.0),
+        None => println!("peak RSS:                ?"),
+    }
+    s.quit(b"q");
+    if opts.reference {
+        reference(opts)?;
+    }
+    Ok(())
+}
+
+/// The reference's `scope-profiler tui` to its first screen naming a region.
+fn reference(opts: &Opts) -> Result<(), String> {
+    let python = std::env::var("SP_PYTHON").unwrap_or_else(|_| ".venv/bin/python".into());
+    let args: Vec<String> = ["-m", "scope_profiler", "tui", &opts.profile]
+        .map(String::from)
+        .to_vec();
+    let s = Session::start(&python, &args, opts.cols, opts.rows)?;
+    // The workloads' root region; any profile of sp-workload has it.
+    let first = s.wait(Duration::from_secs(600), |t| t.contains("timestep"))?;
+    let rss = s.peak_rss();
+    println!(
+        "reference first screen:  {:8.1} ms, peak RSS {} MiB",
+        first.as_secs_f64() * 1e3,
+        rss.map_or("?".into(), |b| format!("{:.1}", b as f64 / 1048576.0))
+    );
+    s.quit(b"\x11q"); // Ctrl-Q, then q
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match parse_args(&args).and_then(|o| run(&o)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sp-tui-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
