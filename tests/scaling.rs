@@ -130,7 +130,10 @@ fn scaling_charts_plot_the_reference_points() {
         let doc = roxmltree::Document::parse(&text).unwrap();
         let mut dots = HashMap::new();
         for c in doc.descendants().filter(|n| n.has_tag_name("circle")) {
-            let tip = c.children().find(|n| n.has_tag_name("title")).unwrap();
+            // The dots before the names at the lines' ends have no tooltip.
+            let Some(tip) = c.children().find(|n| n.has_tag_name("title")) else {
+                continue;
+            };
             let tip = tip.text().unwrap();
             // "REGION · MPI ranks = N: KEY VALUE"
             let (region, rest) = tip.split_once(" · MPI ranks = ").unwrap();

@@ -93,7 +93,7 @@ pub fn scene(
         .chain([font::room(kind.ideal_label(), TEXT, false)])
         .fold(0.0, f32::max)
         .min(220.0);
-    let right = width - PAD - names_w - 16.0;
+    let right = width - PAD - names_w - 24.0;
     let bottom = top + 360.0;
     let y_scale = Scale::linear(0.0, y_top, bottom, top);
 
@@ -146,7 +146,8 @@ pub fn scene(
         bottom,
         Some(top),
     );
-    let mut ends: Vec<(f32, String, super::scene::Class)> = Vec::new();
+    // Line ends: (y, name, the dot's class: none for the ideal line).
+    let mut ends: Vec<(f32, String, Option<super::scene::Class>)> = Vec::new();
 
     // The ideal line, grey and wider, under the regions.
     let ideal_class = scene.class("ideal", Style::stroke(f.ink.muted, 2.0).opacity(0.8));
@@ -159,7 +160,7 @@ pub fn scene(
         None => vec![(x_of(0), y_scale.at(1.0)), (x_of(n - 1), y_scale.at(1.0))],
     };
     if let Some(&(_, y)) = ideal_pts.last() {
-        ends.push((y, kind.ideal_label().to_string(), f.muted));
+        ends.push((y, kind.ideal_label().to_string(), None));
     }
     scene.push(Shape::Path {
         points: ideal_pts,
@@ -173,7 +174,6 @@ pub fn scene(
         let color = region(rid, theme, false);
         let line = scene.class(&format!("l{rid}"), Style::stroke(color, 2.0));
         let dot = f.region(&mut scene, rid, false);
-        let named = scene.class(&format!("n{rid}"), Style::text(color, TEXT).bold());
         let pts: Vec<(usize, f64)> = curve
             .points
             .iter()
@@ -202,13 +202,14 @@ pub fn scene(
                 class: dot,
                 tip: Some(tip),
             });
-            if label_points {
+            // Every line is 1 at the baseline: its value is labelled by the axis.
+            if label_points && i != 0 {
                 let text = crate::analysis::units::python_g(v, 3);
                 scene.text(px, py - 7.0, text, Anchor::Middle, f.muted);
             }
         }
         if let Some(&(_, y)) = path.last() {
-            ends.push((y, curve.name.clone(), named));
+            ends.push((y, curve.name.clone(), Some(dot)));
         }
     }
     // Names at the lines' ends, pushed apart so that they do not overlap.
@@ -223,7 +224,18 @@ pub fn scene(
     for (y, name, class) in ends {
         let shown = fit_middle(&name, TEXT, names_w).into_owned();
         let y = y - overflow + font::cap_height(TEXT) / 2.0;
-        scene.text_tip(right + 8.0, y, shown, Anchor::Start, class, name);
+        // The name in the text colour (legible on both themes), after a dot of the line's.
+        if let Some(dot) = class {
+            let cy = y - font::cap_height(TEXT) / 2.0;
+            scene.push(Shape::Circle {
+                cx: right + 12.0,
+                cy,
+                r: 4.0,
+                class: dot,
+                tip: None,
+            });
+        }
+        scene.text_tip(right + 20.0, y, shown, Anchor::Start, f.text, name);
     }
     scene.height = below + PAD;
     Ok(scene)
