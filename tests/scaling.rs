@@ -167,6 +167,20 @@ fn scaling_charts_plot_the_reference_points() {
         let width: u32 = root.attribute("width").unwrap().parse::<f32>().unwrap() as u32;
         assert_eq!(info.info().width, width, "{kind}: PNG width");
     }
+    // A directory gives the series its files give.
+    let from_dir = dir.join("from_dir.svg");
+    let result = sp(&[
+        "plot",
+        "speedup",
+        "tests/golden/scaling/strong/",
+        "-o",
+        from_dir.to_str().unwrap(),
+    ]);
+    assert!(result.status.success(), "{}", support::show(&result));
+    assert_eq!(
+        std::fs::read(&from_dir).unwrap(),
+        std::fs::read(dir.join("speedup.svg")).unwrap()
+    );
     let one_file = dir.join("one.svg");
     let one = sp(&[
         "plot",
