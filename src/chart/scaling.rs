@@ -169,6 +169,18 @@ pub fn scene(
     });
 
     let label_points = curves.len() <= LABELLED;
+    // The value labels placed at each point of the axis: a label that would overlap one goes
+    // below its dot instead.
+    let mut placed: Vec<Vec<f32>> = vec![Vec::new(); n];
+    // The dots at each point of the axis, which labels must not cover either.
+    let mut dots: Vec<Vec<f32>> = vec![Vec::new(); n];
+    for c in &curves {
+        for p in &c.points {
+            if let (Some(i), Some(v)) = (table.keys.iter().position(|k| *k == p.x), p.value(kind)) {
+                dots[i].push(y_scale.at(v));
+            }
+        }
+    }
     for curve in &curves {
         let rid = id(&curve.name);
         let color = region(rid, theme, false);
@@ -205,7 +217,16 @@ pub fn scene(
             // Every line is 1 at the baseline: its value is labelled by the axis.
             if label_points && i != 0 {
                 let text = crate::analysis::units::python_g(v, 3);
-                scene.text(px, py - 7.0, text, Anchor::Middle, f.muted);
+                let clear = |y: f32| {
+                    placed[i].iter().all(|p| (p - y).abs() >= TEXT + 1.0)
+                        && (dots[i].iter()).all(|&d| {
+                            (d - py).abs() < 0.5 || d + 4.0 < y - TEXT || d - 4.0 > y + 1.0
+                        })
+                };
+                let y = [py - 7.0, py + 7.0 + TEXT].into_iter().find(|&y| clear(y));
+                let y = y.unwrap_or(py - 7.0);
+                placed[i].push(y);
+                scene.text(px, y, text, Anchor::Middle, f.muted);
             }
         }
         if let Some(&(_, y)) = path.last() {
