@@ -127,6 +127,12 @@ fn diff_of_many_rejects_bad_inputs() {
     assert!(err.contains("--baseline \"7\""), "{err}");
     let err = error(&["diff", C_TRACE, FORTRAN, "no/such.h5"], 1);
     assert!(err.starts_with("sp: no/such.h5: cannot open"), "{err}");
+    // A directory is its profiles, in order.
+    let mut files = vec!["diff"];
+    files.extend(STRONG);
+    files.extend(["--format", "json"]);
+    let dir = json(&["diff", "tests/golden/scaling/strong/", "--format", "json"]);
+    assert_eq!(dir["rows"], json(&files)["rows"]);
     // The baseline by file: the same table as by index.
     let by_file = json(&[
         "diff",

@@ -28,7 +28,7 @@ pub struct NoiseArgs {
     group_by: Option<String>,
 }
 
-/// `sp diff` of three files or more (or two with `--baseline`).
+/// `sp diff` of three files or more (or two with `--baseline`), directories expanded.
 pub fn run_diff(
     files: &[PathBuf],
     sel: &Selection,
@@ -36,7 +36,8 @@ pub fn run_diff(
     options: &DiffOptions,
     format: Format,
 ) -> Result<(), Failure> {
-    let (runs, _) = many::read(files, sel, options.metric, true)?;
+    let args: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let (runs, _) = many::read(&many::expand(&args)?, sel, options.metric, true)?;
     let fail = |e: nway::NwayError| Failure::usage(e.to_string());
     let base = baseline.map_or(Ok(0), |b| nway::resolve_baseline(b, &runs));
     let table = nway::diff_runs(&runs, base.map_err(fail)?, options).map_err(fail)?;
