@@ -112,3 +112,74 @@ fn group_by_pools_repeated_runs() {
     );
     assert!(csv.starts_with("file,label,host,start,ranks,nodes,threads,cores,wall,wall_pct\n"));
 }
+
+/// `sp runs --changes 5` against the reference's "What changed" (`report_model.
+/// candidate_model`): for each run after the first, the wall-time speed and the own-time
+/// improvements and regressions, in order, with their deltas.
+#[test]
+fn what_changed_matches_the_reference() {
+    let sets: [&[&str]; 2] = [
+        &[
+            "tests/golden/c_trace/expected/profiling_data.h5",
+            "tests/golden/fortran/expected/profiling_data.h5",
+            "tests/golden/scaling/strong/ranks1.h5",
+        ],
+        &[
+            "tests/golden/scaling/strong/ranks1.h5",
+            "tests/golden/scaling/strong/ranks2.h5",
+            "tests/golden/scaling/strong/ranks4.h5",
+            "tests/golden/scaling/weak/ranks4.h5",
+        ],
+    ];
+    for files in sets {
+        let mut args = vec!["tests/runs/reference_changes.py"];
+        args.extend(files);
+        let out = support::run_python(&support::repo(), &args);
+        let expected: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        let mut ours = vec!["runs", "--changes", "5", "--format", "json"];
+        ours.extend(files);
+        let (doc, stderr, code) = sp_json(&ours);
+        assert_eq!(code, 0, "{stderr}");
+        let changes = doc["changes"].as_array().unwrap();
+        assert_eq!(changes.len(), expected.len());
+        for (o, t) in changes.iter().zip(&expected) {
+            assert_eq!(o["speed"], t["speed"], "{}", o["file"]);
+            let (a, b) = (
+                o["wall_pct"].as_f64().unwrap(),
+                t["wall_pct"].as_f64().unwrap(),
+            );
+            assert!(close(a, b), "{a} {b}");
+            for key in ["improvements", "regressions"] {
+                let (o, t) = (o[key].as_array().unwrap(), t[key].as_array().unwrap());
+                let names =
+                    |v: &[Value], f: &dyn Fn(&Value) -> Value| v.iter().map(f).collect::<Vec<_>>();
+                assert_eq!(
+                    names(o, &|c| c["region"].clone()),
+                    names(t, &|c| c[0].clone()),
+                    "{key} of {files:?}"
+                );
+                for (o, t) in o.iter().zip(t) {
+                    let (a, b) = (o["delta"].as_f64().unwrap(), t[1].as_f64().unwrap());
+                    assert!(
+                        (a - b).abs() <= 1e-9 * b.abs(),
+                        "{key} {}: {a} vs {b}",
+                        t[0]
+                    );
+                }
+            }
+        }
+    }
+    // The text names the changes under the table.
+    let out = support::sp()
+        .current_dir(support::repo())
+        .args(["runs", "--changes", "3"])
+        .args(sets[0])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("What changed (own time, against profiling_data):"),
+        "{text}"
+    );
+    assert!(text.contains("slower: fib_call +"), "{text}");
+}

@@ -101,3 +101,94 @@ fn a_missing_axis_names_the_run() {
     let out = sp(&["scaling", STRONG[0], STRONG[0]]);
     assert_eq!(out.status.code(), Some(1), "{}", support::show(&out));
 }
+
+/// `sp plot KIND` of the strong series: every point the reference's plot data has is a
+/// dot whose tooltip holds its value (to the 4 digits shown), and no other; the ideal line
+/// is drawn; the PNG decodes to the SVG's size.
+#[test]
+fn scaling_charts_plot_the_reference_points() {
+    let dir = support::scratch_dir("scaling_plots");
+    let out = dir.to_str().unwrap();
+    let mut args = vec!["-m", "scope_profiler", "export", "plot-data"];
+    args.extend(STRONG);
+    args.extend(["--format", "json", "-o", out, "--plots"]);
+    args.extend(KINDS.map(|k| k.0));
+    support::run_python(&support::repo(), &args);
+    for (kind, their_key, _) in KINDS {
+        let path = dir.join(format!("{kind}_data.json"));
+        let theirs: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let svg = dir.join(format!("{kind}.svg"));
+        let png = dir.join(format!("{kind}.png"));
+        for file in [&svg, &png] {
+            let mut plot = vec!["plot", kind];
+            plot.extend(STRONG);
+            plot.extend(["-o", file.to_str().unwrap()]);
+            let result = sp(&plot);
+            assert!(result.status.success(), "{}", support::show(&result));
+        }
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let mut dots = HashMap::new();
+        for c in doc.descendants().filter(|n| n.has_tag_name("circle")) {
+            // The dots before the names at the lines' ends have no tooltip.
+            let Some(tip) = c.children().find(|n| n.has_tag_name("title")) else {
+                continue;
+            };
+            let tip = tip.text().unwrap();
+            // "REGION · MPI ranks = N: KEY VALUE"
+            let (region, rest) = tip.split_once(" · MPI ranks = ").unwrap();
+            let (ranks, value) = rest.split_once(": ").unwrap();
+            let value: f64 = value.rsplit(' ').next().unwrap().parse().unwrap();
+            dots.insert((region.to_string(), ranks.to_string()), value);
+        }
+        let points = theirs["points"].as_array().unwrap();
+        assert_eq!(dots.len(), points.len(), "{kind}: one dot per point");
+        for t in points {
+            let key = (
+                t["region"].as_str().unwrap().to_string(),
+                t["num_ranks"].to_string(),
+            );
+            let ours = dots[&key];
+            let want = t[their_key].as_f64().unwrap();
+            assert!(
+                (ours - want).abs() <= 5e-4 * want.abs(),
+                "{kind} {key:?}: {ours} vs {want}"
+            );
+        }
+        assert!(text.contains("class=\"ideal\""), "{kind}: the ideal line");
+        assert!(
+            text.contains(">MPI ranks</text>"),
+            "{kind}: the x axis title"
+        );
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+        let info = decoder.read_info().unwrap();
+        let root = doc.root_element();
+        let width: u32 = root.attribute("width").unwrap().parse::<f32>().unwrap() as u32;
+        assert_eq!(info.info().width, width, "{kind}: PNG width");
+    }
+    // A directory gives the series its files give.
+    let from_dir = dir.join("from_dir.svg");
+    let result = sp(&[
+        "plot",
+        "speedup",
+        "tests/golden/scaling/strong/",
+        "-o",
+        from_dir.to_str().unwrap(),
+    ]);
+    assert!(result.status.success(), "{}", support::show(&result));
+    assert_eq!(
+        std::fs::read(&from_dir).unwrap(),
+        std::fs::read(dir.join("speedup.svg")).unwrap()
+    );
+    let one_file = dir.join("one.svg");
+    let one = sp(&[
+        "plot",
+        "speedup",
+        STRONG[0],
+        "-o",
+        one_file.to_str().unwrap(),
+    ]);
+    assert_eq!(one.status.code(), Some(1), "{}", support::show(&one));
+    assert!(String::from_utf8_lossy(&one.stderr).contains("two profiles or more"));
+}

@@ -38,6 +38,7 @@ pub mod plot;
 pub mod png;
 #[cfg(feature = "png")]
 pub mod raster;
+pub mod scaling;
 pub mod scene;
 pub mod svg;
 pub mod text;

@@ -393,6 +393,14 @@ pub fn draw(kind: Kind, inputs: &[Input], opts: &PlotOptions) -> Result<Scene> {
             kind.name()
         )));
     }
+    if let Some(scaling) = crate::analysis::scaling::Kind::from_name(kind.name()) {
+        let runs: Vec<crate::analysis::runs::Run> = (inputs.iter())
+            .map(|i| crate::analysis::runs::Run::of(&i.file, i.profile, &opts.selection))
+            .collect();
+        let names = &first.profile.region_names;
+        let id = |n: &str| names.iter().position(|x| x == n).unwrap_or(0) as u32;
+        return super::scaling::scene(scaling, &runs, &id, opts);
+    }
     let (p, src, label) = (first.profile, first.source, first.label.as_str());
     match kind {
         Kind::Gantt => super::gantt::scene(p, src, label, opts),

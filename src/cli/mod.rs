@@ -3,6 +3,7 @@
 //! stdout), 1 on failure (and on a check over its budget), 2 on a usage error.
 
 mod compare;
+mod compare_many;
 mod completions;
 mod convert;
 mod export;

@@ -27,8 +27,8 @@ pub struct Opts {
     /// The plot kind or preset, or `list`.
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(plot::NAMES))]
     kind: String,
-    /// The profiles (scaling kinds: two or more).
-    files: Vec<PathBuf>,
+    /// Profiles, directories of profiles or quoted patterns (scaling kinds: two or more).
+    files: Vec<String>,
     /// Output file (one kind: .svg or .png) or directory (a preset).
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -92,13 +92,12 @@ pub fn run(o: Opts) -> Result<(), Failure> {
         width: o.width as f32,
         ..PlotOptions::default()
     };
-    let files = (o.files.iter())
-        .map(|p| open_h5(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let loaded = (o.files.iter().zip(&files))
+    let paths = super::many::expand(&o.files)?;
+    let files = (paths.iter().map(|p| open_h5(p))).collect::<Result<Vec<_>, _>>()?;
+    let loaded = (paths.iter().zip(&files))
         .map(|(path, h5)| profile_index(path, h5))
         .collect::<Result<Vec<_>, _>>()?;
-    let inputs: Vec<Input> = (o.files.iter().zip(&loaded))
+    let inputs: Vec<Input> = (paths.iter().zip(&loaded))
         .map(|(f, (p, r, l))| Input::new(&f.to_string_lossy(), p, r.as_ref(), l))
         .collect();
     let preset = plot::Kind::parse(&o.kind).is_none();
@@ -107,13 +106,13 @@ pub fn run(o: Opts) -> Result<(), Failure> {
     }
     // Every chart is drawn before any file is published.
     let mut done = Vec::new();
-    for (kind, out) in plot::jobs(&o.kind, o.files.len(), &output.to_string_lossy(), &o.format) {
+    for (kind, out) in plot::jobs(&o.kind, paths.len(), &output.to_string_lossy(), &o.format) {
         let out = PathBuf::from(out);
         prepare(&out)?;
         match plot::render(kind, &inputs, &opts, &out.to_string_lossy()) {
             Ok(bytes) => done.push(AtomicOutput::with_bytes(&out, &bytes)?),
-            Err(e) if preset => eprintln!("sp: {}: no {}: {e}", o.files[0].display(), kind.name()),
-            Err(e) => return Err(Failure::analysis(&o.files[0], e)),
+            Err(e) if preset => eprintln!("sp: {}: no {}: {e}", paths[0].display(), kind.name()),
+            Err(e) => return Err(Failure::analysis(&paths[0], e)),
         }
     }
     Ok(done.into_iter().try_for_each(AtomicOutput::commit)?)

@@ -20,6 +20,7 @@ use super::{many, Failure};
 ///   sp runs sweep/                      (every .h5 under sweep/)
 ///   sp runs run_*.h5 --region solve 'mpi_.*' --metric avg
 ///   sp runs runs/ --group-by git_commit --format csv
+///   sp runs before.h5 after.h5 --changes 5
 ///
 /// JSON (--format json) is {"metric", "baseline", "regions", "group_by", "failed",
 /// "runs": [{"file", "label", "host", "start", "ranks", "nodes", "threads", "cores",
@@ -44,11 +45,14 @@ pub struct Opts {
     /// Pool runs that share this metadata field (mean, median, min, max, cv).
     #[arg(long, value_name = "KEY")]
     group_by: Option<String>,
+    /// "What changed": each run's N largest own-time improvements and regressions.
+    #[arg(long, value_name = "N")]
+    changes: Option<usize>,
     /// Fail on the first file that cannot be read.
     #[arg(long)]
     strict: bool,
-    #[arg(long, value_enum, default_value_t = super::compare::OutputFormat::Table)]
-    format: super::compare::OutputFormat,
+    #[command(flatten)]
+    format: super::options::FormatArg,
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
@@ -84,9 +88,13 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         group_by: opts.group_by,
     };
     let table = RunsTable::new(&runs, &options);
+    let changes = opts
+        .changes
+        .map(|n| runs::changes::changes(&runs, options.baseline, n));
     let mut out = std::io::stdout().lock();
     let show = Show::for_terminal(out.is_terminal());
-    let format: Format = opts.format.into();
-    runs::write_runs(&mut out, format, show, &table, &failed).map_err(Failure::Stdout)?;
+    let format: Format = opts.format.format();
+    runs::write_runs(&mut out, format, show, &table, &failed, changes.as_deref())
+        .map_err(Failure::Stdout)?;
     out.flush().map_err(Failure::Stdout)
 }

@@ -51,8 +51,8 @@ pub struct Opts {
     /// Fail on the first file that cannot be read.
     #[arg(long)]
     strict: bool,
-    #[arg(long, value_enum, default_value_t = super::compare::OutputFormat::Table)]
-    format: super::compare::OutputFormat,
+    #[command(flatten)]
+    format: super::options::FormatArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -80,7 +80,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map(|(x, m)| table.predict(m, x));
     let mut out = std::io::stdout().lock();
     let show = Show::for_terminal(out.is_terminal());
-    let format: Format = opts.format.into();
+    let format: Format = opts.format.format();
     scaling::write_scaling(
         &mut out,
         format,

@@ -27,6 +27,8 @@
 //! # Ok(()) }
 //! ```
 
+pub mod noise;
+pub mod nway;
 mod output;
 
 use std::collections::BTreeMap;

@@ -206,7 +206,7 @@ fn count_text(v: f64) -> String {
 }
 
 /// `_format_value`: one side's value, `-` when there is none.
-fn value_text(v: Option<f64>, metric: Metric) -> String {
+pub(super) fn value_text(v: Option<f64>, metric: Metric) -> String {
     match v {
         None => "-".into(),
         Some(v) if metric.is_count() => count_text(v),
@@ -215,7 +215,7 @@ fn value_text(v: Option<f64>, metric: Metric) -> String {
 }
 
 /// `_format_delta`: the delta with its sign always shown.
-fn delta_text(v: f64, metric: Metric) -> String {
+pub(super) fn delta_text(v: f64, metric: Metric) -> String {
     let sign = if v >= 0.0 { "+" } else { "" };
     if metric.is_count() {
         format!("{sign}{}", count_text(v))
@@ -225,7 +225,7 @@ fn delta_text(v: f64, metric: Metric) -> String {
 }
 
 /// `_format_pct`: the percent change with its sign, `-` without a baseline.
-fn pct_text(v: Option<f64>) -> String {
+pub(super) fn pct_text(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
         Some(v) => format!("{}{}%", if v >= 0.0 { "+" } else { "" }, python_g(v, 4)),

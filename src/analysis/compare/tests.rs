@@ -3,7 +3,7 @@ use crate::analysis::report::gpu_timing_warning;
 use crate::schema::{Depth, ProfileLayout, RankCalls, Region};
 
 /// A profile of one rank whose regions have calls of the given (start, end) times in ns.
-fn profile(regions: &[(&str, &[(i64, i64)])]) -> Profile {
+pub(super) fn profile(regions: &[(&str, &[(i64, i64)])]) -> Profile {
     Profile {
         schema: 3,
         layout: ProfileLayout::Columnar,

@@ -20,6 +20,7 @@
 //! # }
 //! ```
 
+pub mod changes;
 mod output;
 pub mod records;
 pub mod stats;
@@ -97,7 +98,17 @@ impl Run {
                 .iter()
                 .map(|(k, v)| (k.clone(), PyValue::of(v).text()))
                 .collect(),
-            rows: region_rows(profile, selection, RowOptions::default()),
+            // Flat rows (one per region, no call tree), as the comparisons take them.
+            rows: region_rows(
+                profile,
+                selection,
+                RowOptions {
+                    flat: true,
+                    // Own time too, for "what changed".
+                    mode: super::rows::PercentageMode::Exclusive,
+                    ..RowOptions::default()
+                },
+            ),
         }
     }
 

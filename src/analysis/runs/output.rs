@@ -5,21 +5,27 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value as Json};
 
+use super::changes::{Change, RunChanges};
 use super::records::{num, opt, opt_str, write_records, Record};
 use super::{Pooled, RunsTable};
 use crate::analysis::report::Format;
+use crate::analysis::units::{duration_text, signed_pct};
 use crate::text::Show;
 
 /// Writes `table` in `format`. JSON: `{"metric", "baseline", "regions", "group_by",
 /// "runs": [...]}` (or `"groups"` when pooled); CSV and the table have the same keys as
 /// columns. `failed` lists files that could not be read, with the reason (JSON only;
-/// the CLI says them on stderr).
+/// the CLI says them on stderr). With `changes` ("what changed", [`super::changes`]):
+/// JSON has `"changes": [{"file", "label", "wall_pct", "speed", "improvements",
+/// "regressions"}]`, each change `{"region", "base", "value", "delta", "pct"}` in seconds;
+/// the table is followed by them; CSV is one line per change instead of per run.
 pub fn write_runs(
     out: &mut impl Write,
     format: Format,
     show: Show,
     table: &RunsTable<'_>,
     failed: &[(String, String)],
+    changes: Option<&[RunChanges]>,
 ) -> io::Result<()> {
     let mut head = Map::new();
     head.insert("metric".into(), Json::String(table.metric.name().into()));
@@ -88,15 +94,97 @@ pub fn write_runs(
     } else {
         "runs"
     };
-    if format == Format::Table {
-        return write_records(out, format, show, head, key, &shown(records));
+    let Some(changes) = changes else {
+        if format == Format::Table {
+            return write_records(out, format, show, head, key, &shown(records));
+        }
+        return write_records(out, format, show, head, key, &records);
+    };
+    let run = |c: &RunChanges| table.rows.get(c.run).map(|r| r.run);
+    match format {
+        Format::Table => {
+            write_records(out, format, show, head, key, &shown(records))?;
+            let base = table
+                .rows
+                .get(table.baseline)
+                .map_or("", |r| r.run.label.as_str());
+            writeln!(
+                out,
+                "\nWhat changed (own time, against {}):",
+                show.text(base)
+            )?;
+            for c in changes {
+                let Some(r) = run(c) else { continue };
+                let wall = c.wall_pct().map_or("-".into(), signed_pct);
+                let speed = c.speed().map_or(String::new(), |s| format!(", {s}"));
+                let (before, after) =
+                    (duration_text(Some(c.wall.0)), duration_text(Some(c.wall.1)));
+                let label = show.text(&r.label);
+                writeln!(out, "  {label}: wall {before} → {after} ({wall}{speed})")?;
+                for (what, list) in [("faster", &c.improvements), ("slower", &c.regressions)] {
+                    let items: Vec<String> = list.iter().map(|ch| change_text(ch, show)).collect();
+                    let items = if items.is_empty() {
+                        "none".into()
+                    } else {
+                        items.join(", ")
+                    };
+                    writeln!(out, "    {what}: {items}")?;
+                }
+            }
+            Ok(())
+        }
+        Format::Json => {
+            let list = changes.iter().filter_map(|c| {
+                let r = run(c)?;
+                let items = |v: &[Change]| v.iter().map(change_json).collect::<Vec<_>>();
+                Some(serde_json::json!({"file": r.file, "label": r.label, "wall_pct": opt(c.wall_pct()),
+                    "speed": c.speed(), "improvements": items(&c.improvements), "regressions": items(&c.regressions)}))
+            });
+            head.insert("changes".into(), Json::Array(list.collect()));
+            write_records(out, format, show, head, key, &records)
+        }
+        Format::Csv => {
+            let mut rows: Vec<Record> = Vec::new();
+            for c in changes {
+                let Some(r) = run(c) else { continue };
+                for (what, list) in [("faster", &c.improvements), ("slower", &c.regressions)] {
+                    for ch in list.iter() {
+                        let mut rec: Record = vec![
+                            ("file".into(), Json::String(r.file.clone())),
+                            ("change".into(), Json::String(what.into())),
+                        ];
+                        if let Json::Object(m) = change_json(ch) {
+                            rec.extend(m);
+                        }
+                        rows.push(rec);
+                    }
+                }
+            }
+            write_records(out, format, show, head, "changes", &rows)
+        }
     }
-    write_records(out, format, show, head, key, &records)
+}
+
+/// `solve −0.6 s (−60.0%)`, `io +0.1 s (new)`.
+fn change_text(c: &Change, show: Show) -> String {
+    let sign = if c.delta > 0.0 { "+" } else { "−" };
+    let pct = c.pct().map_or("new".into(), signed_pct);
+    let size = duration_text(Some(c.delta.abs()));
+    format!("{} {sign}{size} ({pct})", show.text(&c.name))
+}
+
+fn change_json(c: &Change) -> Json {
+    let mut m = Map::new();
+    m.insert("region".into(), Json::String(c.name.clone()));
+    m.insert("base".into(), num(c.base));
+    m.insert("value".into(), num(c.value));
+    m.insert("delta".into(), num(c.delta));
+    m.insert("pct".into(), opt(c.pct()));
+    Json::Object(m)
 }
 
 /// The table's cells: wall time in its unit, the change as a signed percent.
 fn shown(records: Vec<Record>) -> Vec<Record> {
-    use crate::analysis::units::{duration_text, signed_pct};
     records
         .into_iter()
         .map(|r| {
