@@ -14,6 +14,7 @@ mod many;
 mod options;
 mod output;
 mod plot;
+mod plot_data;
 mod report;
 mod runs;
 mod scaling;
