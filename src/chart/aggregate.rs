@@ -145,3 +145,25 @@ pub fn tick_format(unit: f64, ticks: &Ticks, log: bool) -> Box<dyn Fn(f64) -> St
         Box::new(in_unit(unit, ticks.step))
     }
 }
+
+/// A subtitle as lines that fit `width`: broken at its ` · ` separators.
+pub fn wrap(line: &str, width: f32) -> Vec<String> {
+    let room = width - 2.0 * super::frame::PAD;
+    let mut out: Vec<String> = Vec::new();
+    for part in line.split(" · ") {
+        match out.last_mut() {
+            Some(last)
+                if super::font::room(
+                    &format!("{last} · {part}"),
+                    super::frame::SUBTITLE,
+                    false,
+                ) <= room =>
+            {
+                last.push_str(" · ");
+                last.push_str(part);
+            }
+            _ => out.push(part.to_string()),
+        }
+    }
+    out
+}

@@ -35,11 +35,14 @@ pub fn scene(
     scene.title = title.clone();
     scene.desc = opts.command.clone();
     let bins = d.edges.len() - 1;
-    let mut lines = vec![format!(
+    let mut lines = super::aggregate::wrap(
+        &format!(
         "{} regions {} · {bins} time bins; a cell is the time the region's calls occupy in its bin",
         d.series.len(),
         scope(profile, opts)
-    )];
+    ),
+        width,
+    );
     lines.extend(window_note(opts));
     let top = header(&mut scene, &f, &title, &lines);
     let max = d
@@ -52,7 +55,7 @@ pub fn scene(
     // The legend: the scale with its ends and middle in numbers.
     let mut x = PAD;
     let y = top;
-    let what = "occupied per bin:";
+    let what = "occupied per bin (blank: none):";
     scene.text(x, y + 10.0, what, Anchor::Start, f.muted);
     x += font::room(what, TEXT, false) + 8.0;
     let shade = |i: usize| sequential(i as f64 / (SHADES - 1) as f64, theme);
@@ -104,10 +107,14 @@ pub fn scene(
             };
             let s = q(values[k]);
             let mut e = k + 1;
-            while e < bins && q(values[e]) == s {
+            while e < bins && q(values[e]) == s && (values[e] == 0.0) == (values[k] == 0.0) {
                 e += 1;
             }
-            let class = scene.class(&format!("q{s}"), Style::fill(shade(s)));
+            // No time at all: the background, so empty bins read as empty.
+            let class = match values[k] == 0.0 && s == 0 {
+                true => f.band,
+                false => scene.class(&format!("q{s}"), Style::fill(shade(s))),
+            };
             let tip = format!(
                 "{name}: {} occupied in {} to {}",
                 duration_text(Some(values[k])),

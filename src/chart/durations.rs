@@ -46,7 +46,12 @@ pub fn scene(
     if bars.len() < all && opts.combine.is_empty() {
         line.push_str(&format!(" · the top {} of {all} regions", bars.len()));
     }
-    let top = header(&mut scene, &f, &title, &[line]);
+    let top = header(
+        &mut scene,
+        &f,
+        &title,
+        &super::aggregate::wrap(&line, width),
+    );
 
     let widest = (bars.iter())
         .map(|b| font::room(&b.name, TEXT, false))

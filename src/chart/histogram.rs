@@ -34,11 +34,16 @@ pub fn scene(
         scope(profile, opts),
         h.edges.len() - 1
     );
-    let top = header(&mut scene, &f, &title, &[line]);
+    let top = header(
+        &mut scene,
+        &f,
+        &title,
+        &super::aggregate::wrap(&line, width),
+    );
     let entries: Vec<_> = (h.series.iter())
         .map(|(name, _)| (colors.fill(&mut scene, &f, name, &[]), name.clone()))
         .collect();
-    let top = legend(&mut scene, &f, &entries, PAD, top, width - 2.0 * PAD) + 8.0;
+    let top = legend(&mut scene, &f, &entries, PAD, top + 8.0, width - 2.0 * PAD) + 8.0;
 
     let max = h
         .series
@@ -57,7 +62,11 @@ pub fn scene(
         let (hi, t) = Ticks::rounded_up(0.0, max);
         (Scale::linear(0.0, hi, y0, y1), t)
     };
-    let count = |v: f64| crate::analysis::units::count_text(v as u64);
+    let step = yticks.step;
+    let count = move |v: f64| match opts.log_scale {
+        true => crate::analysis::units::count_text(v as u64),
+        false => super::axis::label(v, step),
+    };
     let x0 = PAD + 40.0 + widest(&yticks, &count);
     let x1 = width - PAD;
     let (lo, hi) = (h.edges[0], h.edges[h.edges.len() - 1]);

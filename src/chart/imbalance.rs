@@ -34,7 +34,12 @@ pub fn scene(
         lines.len(),
         scope(profile, opts)
     );
-    let top = header(&mut scene, &f, &title, &[line]);
+    let top = header(
+        &mut scene,
+        &f,
+        &title,
+        &super::aggregate::wrap(&line, width),
+    );
     let entries: Vec<_> = (lines.iter())
         .map(|l| {
             (
@@ -43,7 +48,7 @@ pub fn scene(
             )
         })
         .collect();
-    let top = legend(&mut scene, &f, &entries, PAD, top, width - 2.0 * PAD) + 8.0;
+    let top = legend(&mut scene, &f, &entries, PAD, top + 8.0, width - 2.0 * PAD) + 8.0;
 
     let values = lines.iter().flat_map(|l| &l.values).copied();
     let hi = values.clone().fold(0.0, f64::max);

@@ -38,7 +38,12 @@ pub fn scene(
         h.ranks.len(),
         scope(profile, opts)
     );
-    let top = header(&mut scene, &f, &title, &[line]);
+    let top = header(
+        &mut scene,
+        &f,
+        &title,
+        &super::aggregate::wrap(&line, width),
+    );
 
     // The legend: the scale from −100 % to +100 % of the mean.
     let mut y = top;

@@ -57,11 +57,16 @@ pub fn scene(
         series.len(),
         scope(profile, opts)
     );
-    let top = header(&mut scene, &f, &title, &[line]);
+    let top = header(
+        &mut scene,
+        &f,
+        &title,
+        &super::aggregate::wrap(&line, width),
+    );
     let entries: Vec<_> = (series.iter())
         .map(|(name, _)| (colors.fill(&mut scene, &f, name, &[]), name.clone()))
         .collect();
-    let top = legend(&mut scene, &f, &entries, PAD, top, width - 2.0 * PAD) + 8.0;
+    let top = legend(&mut scene, &f, &entries, PAD, top + 8.0, width - 2.0 * PAD) + 8.0;
 
     let all = || series.iter().flat_map(|(_, p)| p);
     let hi = all().map(|p| p.max).fold(0.0, f64::max);
