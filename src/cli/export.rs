@@ -31,10 +31,8 @@ use super::Failure;
 ///                 as a picture instead.
 ///   folded        collapsed stacks, one line per call path with its own time in ns
 ///                 (`main;solve;kernel 1234`), for flamegraph.pl, inferno and speedscope.
-///   plot-data     `plot-data KIND FILE`: the data behind a chart, as the reference's
-///                 `export plot-data` writes it (its columns and numbers), CSV or (.json)
-///                 JSON. KIND: durations, histogram, rank_heatmap, imbalance, timeseries,
-///                 density.
+///   plot-data     `plot-data KIND FILE`: the reference's data behind a chart, CSV or JSON (KIND:
+///                 durations, histogram, rank_heatmap, imbalance, timeseries, density).
 ///
 /// All ranks are exported unless --ranks is given. Calls are read row by row and written
 /// as they are read, so large profiles export in little memory. The output is written to a
@@ -83,11 +81,8 @@ enum OutputFormat {
 pub fn run(opts: Opts) -> Result<(), Failure> {
     opts.output.prepare()?;
     let selection = Selection::ranks(opts.ranks.as_deref().map(parse_ranks).transpose()?);
-    if opts.format != OutputFormat::PlotData {
-        opts.plot_data.only_for_plot_data()?;
-        if opts.profile.is_some() {
-            return Err(Failure::usage("sp export takes one profile"));
-        }
+    if opts.profile.is_some() && opts.format != OutputFormat::PlotData {
+        return Err(Failure::usage("sp export takes one profile"));
     }
     let format = match opts.format {
         OutputFormat::ChromeTrace => Format::ChromeTrace,

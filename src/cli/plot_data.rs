@@ -10,52 +10,36 @@ use sp::analysis::Selection;
 use super::local_file::{open_h5, profile_index};
 use super::Failure;
 
-/// The options of `sp export plot-data` (the reference's; the other formats take none).
+/// The options of `sp export plot-data` (the reference's; the other formats ignore them).
 #[derive(Debug, Args)]
 pub struct PlotDataOpts {
     /// plot-data durations: the statistic (avg, min, max, total, first, last); imbalance:
     /// per rank (avg, min, max, total).
-    #[arg(long, value_parser = |s: &str| Metric::parse(s).ok_or("avg, min, max, total, first or last"))]
-    metric: Option<Metric>,
-    /// plot-data durations: order by name or a statistic, descending.
+    #[arg(long, default_value = "total", value_parser = |s: &str| Metric::parse(s).ok_or("avg, min, max, total, first or last"))]
+    metric: Metric,
+    /// plot-data durations: order by name or a statistic, descending; --top-n: keep N bars.
     #[arg(long, value_parser = ["name", "avg", "min", "max", "total"])]
     sort_by: Option<String>,
-    /// plot-data durations: keep the first N bars.
     #[arg(long, value_name = "N")]
     top_n: Option<usize>,
     /// plot-data durations: merge regions into bars, NAME=PATTERN[,PATTERN…].
     #[arg(long, num_args = 1.., value_name = "NAME=PATTERN", value_parser = |s: &str| sp::chart::plot::parse_combine(s).ok_or("expected NAME=PATTERN[,PATTERN…]"))]
     combine_regions: Vec<(String, Vec<String>)>,
-    /// plot-data histogram and density: the number of bins.
+    /// plot-data histogram, density: the number of bins.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     bins: u32,
-    /// plot-data density: the window, seconds from the first call.
+    /// plot-data density: the window, seconds from the first call (--min-duration: drop shorter).
     #[arg(long, value_name = "SECONDS")]
     start_time: Option<f64>,
     #[arg(long, value_name = "SECONDS")]
     end_time: Option<f64>,
-    /// plot-data density: leave out calls shorter than this.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     min_duration: f64,
 }
 
 impl PlotDataOpts {
-    /// Refuses plot-data options given to another format.
-    pub fn only_for_plot_data(&self) -> Result<(), Failure> {
-        let given = self.metric.is_some()
-            || self.sort_by.is_some()
-            || self.top_n.is_some()
-            || !self.combine_regions.is_empty();
-        match given {
-            true => Err(Failure::usage(
-                "--metric, --sort-by, --top-n and --combine-regions are plot-data options",
-            )),
-            false => Ok(()),
-        }
-    }
-
-    /// Writes the table of `kind` (a name) for `file` to `out` (`.json`: JSON, else CSV),
-    /// over the regions `selection` keeps.
+    /// Writes the table of `kind` (a name) for `file` over `selection` to `out` (`.json`:
+    /// JSON, else CSV).
     pub fn run(
         &self,
         kind: &Path,
@@ -63,22 +47,11 @@ impl PlotDataOpts {
         selection: Selection,
         out: &Path,
     ) -> Result<(), Failure> {
-        let name = kind.to_string_lossy();
-        let Some(kind) = Kind::parse(&name) else {
-            let names: Vec<&str> = plot_data::KINDS.iter().map(|(_, n)| *n).collect();
-            return Err(Failure::usage(format!(
-                "plot-data has no kind {name:?}: {}",
-                names.join(", ")
-            )));
-        };
-        let Some(path) = file else {
-            return Err(Failure::usage(
-                "sp export plot-data KIND FILE -o OUT: the profile is missing",
-            ));
-        };
+        let kind = Kind::named(&kind.to_string_lossy()).map_err(Failure::usage)?;
+        let path = file.ok_or_else(|| Failure::usage("sp export plot-data KIND FILE: no FILE"))?;
         let opts = Options {
             selection,
-            metric: self.metric.unwrap_or(Metric::Total),
+            metric: self.metric,
             sort_by: self.sort_by.clone(),
             top_n: self.top_n,
             combine: self.combine_regions.clone(),
@@ -96,15 +69,9 @@ impl PlotDataOpts {
             label,
         };
         let table = plot_data::table(kind, &run, &opts).map_err(|e| Failure::analysis(path, e))?;
-        let mut bytes = Vec::new();
         let json = out
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        let written = match json {
-            true => plot_data::write_json(&table, &mut bytes),
-            false => plot_data::write_csv(&table, &mut bytes),
-        };
-        written.map_err(|e| Failure::io(out, "cannot write", e))?;
-        super::options::write_atomically(out, &bytes)
+        super::options::write_atomically(out, &table.bytes(json))
     }
 }

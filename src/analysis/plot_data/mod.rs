@@ -52,6 +52,13 @@ impl Kind {
         KINDS.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
     }
 
+    /// The kind named `name`, or the sentence naming the kinds there are.
+    pub fn named(name: &str) -> std::result::Result<Kind, String> {
+        let names: Vec<&str> = KINDS.iter().map(|(_, n)| *n).collect();
+        Kind::parse(name)
+            .ok_or_else(|| format!("plot-data has no kind {name:?}: {}", names.join(", ")))
+    }
+
     /// Its name.
     pub fn name(self) -> &'static str {
         KINDS
@@ -186,6 +193,20 @@ pub struct Table {
     pub rows_key: &'static str,
     /// Keys after the rows in the JSON document, in order.
     pub extra: Vec<(&'static str, serde_json::Value)>,
+}
+
+impl Table {
+    /// The table as the bytes of the reference's JSON document (`json`) or CSV file.
+    pub fn bytes(&self, json: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = if json {
+            write_json(self, &mut out)
+        } else {
+            write_csv(self, &mut out)
+        };
+        out
+    }
 }
 
 /// The table of `kind` for `run`. A profile that cannot give it is [`Error::Unavailable`],
