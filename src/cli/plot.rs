@@ -47,7 +47,7 @@ pub struct Opts {
     /// Histogram: duration bins (default 30); density: time bins (default 200).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     bins: Option<u32>,
-    /// Durations: the statistic drawn.
+    /// Durations: the statistic drawn; imbalance: per rank (avg, min, max, total).
     #[arg(long, default_value = "total", value_parser = |s: &str| Metric::parse(s).ok_or("avg, min, max, total, first or last"))]
     metric: Metric,
     /// Durations: order by name or a statistic, descending (default: the profile's order).
