@@ -33,6 +33,7 @@ pub mod metadata;
 pub mod numeric;
 pub mod overview;
 pub mod pattern;
+pub mod plot_data;
 pub mod quantiles;
 pub mod report;
 pub mod rows;

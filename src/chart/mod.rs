@@ -10,7 +10,10 @@
 //!   [`axis`]: round ticks and time units; [`text`]: escaping and middle ellipses;
 //!   [`frame`]: titles, axes and legends.
 //! - [`flamegraph`]: the aggregated call stacks of [`crate::analysis::stacks`] as a flame
-//!   graph.
+//!   graph; [`gantt`] and [`flame_chart`]: calls in time order through the level of detail.
+//! - The aggregate kinds, each drawn from the rows of [`crate::analysis::plot_data`] that
+//!   `sp export plot-data` writes ([`aggregate`] holds what they share): [`durations`],
+//!   [`histogram`], [`rank_heatmap`], [`imbalance`], [`timeseries`], [`density`].
 //!
 //! A renderer only draws rows computed by the analysis layer; it computes no chart's
 //! numbers itself. Level of detail is part of the data ([`crate::analysis::lod`]).
@@ -27,15 +30,21 @@
 //! assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 120 40\""));
 //! ```
 
+pub mod aggregate;
 pub mod axis;
 pub mod color;
+pub mod density;
+pub mod durations;
 pub mod flame_chart;
 pub mod flamegraph;
 pub mod font;
 pub mod frame;
 pub mod gantt;
+pub mod histogram;
+pub mod imbalance;
 pub mod plot;
 pub mod png;
+pub mod rank_heatmap;
 #[cfg(feature = "png")]
 pub mod raster;
 pub mod scaling;
@@ -43,6 +52,7 @@ pub mod scene;
 pub mod svg;
 pub mod text;
 pub mod timeline;
+pub mod timeseries;
 
 /// The file format a chart is written in.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -144,6 +144,20 @@ impl Kind {
     pub fn needs_events(self) -> bool {
         !matches!(self, Kind::Durations | Kind::RankHeatmap | Kind::Imbalance) && !self.is_scaling()
     }
+
+    /// The kind of its data in [`crate::analysis::plot_data`], if it is one of those.
+    pub fn data(self) -> Option<crate::analysis::plot_data::Kind> {
+        use crate::analysis::plot_data::Kind as D;
+        Some(match self {
+            Kind::Durations => D::Durations,
+            Kind::Histogram => D::Histogram,
+            Kind::RankHeatmap => D::RankHeatmap,
+            Kind::Imbalance => D::Imbalance,
+            Kind::Timeseries => D::Timeseries,
+            Kind::Density => D::Density,
+            _ => return None,
+        })
+    }
 }
 
 /// A preset: several kinds written into one directory.
@@ -211,31 +225,7 @@ pub fn list_text() -> String {
     out
 }
 
-/// A duration statistic of the durations chart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
-    Avg,
-    Min,
-    Max,
-    Total,
-    First,
-    Last,
-}
-
-impl Metric {
-    /// `avg`, `min`, `max`, `total`, `first` or `last`.
-    pub fn parse(name: &str) -> Option<Metric> {
-        Some(match name {
-            "avg" => Metric::Avg,
-            "min" => Metric::Min,
-            "max" => Metric::Max,
-            "total" => Metric::Total,
-            "first" => Metric::First,
-            "last" => Metric::Last,
-            _ => return None,
-        })
-    }
-}
+pub use crate::analysis::plot_data::Metric;
 
 /// The window of the command line's seconds: `--start-time`, `--end-time` (from the first
 /// call), `--min-duration` and `--collapse-depth`.
@@ -288,10 +278,11 @@ pub fn describe(kind: Kind, inputs: &[Input]) -> String {
 pub struct PlotOptions {
     pub selection: Selection,
     pub window: Window,
-    pub bins: usize,
+    /// Histogram: duration bins (30 unless given); density: time bins (200).
+    pub bins: Option<usize>,
     pub metric: Metric,
-    /// `name`, `avg`, `min`, `max`, `total`.
-    pub sort_by: String,
+    /// `name`, `avg`, `min`, `max`, `total`; `None` keeps the profile's order.
+    pub sort_by: Option<String>,
     pub top_n: Option<usize>,
     pub log_scale: bool,
     pub stack_children: bool,
@@ -309,9 +300,9 @@ impl Default for PlotOptions {
         PlotOptions {
             selection: Selection::all(),
             window: Window::default(),
-            bins: 30,
+            bins: None,
             metric: Metric::Total,
-            sort_by: "total".into(),
+            sort_by: None,
             top_n: None,
             log_scale: false,
             stack_children: false,
@@ -415,6 +406,12 @@ pub fn draw(kind: Kind, inputs: &[Input], opts: &PlotOptions) -> Result<Scene> {
             let mut scenes = super::flamegraph::scenes(p, src, &opts.selection, label, false, &fg)?;
             Ok(scenes.remove(0).1)
         }
+        Kind::Durations => super::durations::scene(p, src, label, opts),
+        Kind::Histogram => super::histogram::scene(p, src, label, opts),
+        Kind::RankHeatmap => super::rank_heatmap::scene(p, src, label, opts),
+        Kind::Imbalance => super::imbalance::scene(p, src, label, opts),
+        Kind::Timeseries => super::timeseries::scene(p, src, label, opts),
+        Kind::Density => super::density::scene(p, src, label, opts),
         _ => Err(Error::Unavailable(format!(
             "sp cannot draw {} yet",
             kind.name()

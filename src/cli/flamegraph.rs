@@ -18,12 +18,12 @@ use super::Failure;
 /// The options of the stack exports (flamegraph, folded).
 #[derive(Debug, Args)]
 pub struct StackOpts {
-    /// flamegraph, folded: use only regions whose name matches one of these regexes.
+    /// flamegraph, folded, plot-data: use only regions whose name matches one of these regexes.
     #[arg(long, num_args = 1..)]
-    include: Option<Vec<String>>,
-    /// flamegraph, folded: skip regions whose name matches one of these regexes.
+    pub include: Option<Vec<String>>,
+    /// flamegraph, folded, plot-data: skip regions whose name matches one of these regexes.
     #[arg(long, num_args = 1..)]
-    exclude: Option<Vec<String>>,
+    pub exclude: Option<Vec<String>>,
     /// flamegraph, folded: one output per rank, named OUT_rank<N>.EXT, instead of every
     /// rank merged.
     #[arg(long)]

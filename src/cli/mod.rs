@@ -15,6 +15,7 @@ mod many;
 mod options;
 mod output;
 mod plot;
+mod plot_data;
 mod report;
 mod runs;
 mod scaling;

@@ -44,13 +44,15 @@ pub struct Opts {
     /// Flame chart: only calls at nesting depth N or shallower (0 = top level).
     #[arg(long, value_name = "N")]
     collapse_depth: Option<usize>,
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    bins: u32,
-    /// Durations: the statistic drawn.
+    /// Histogram: duration bins (default 30); density: time bins (default 200).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    bins: Option<u32>,
+    /// Durations: the statistic drawn; imbalance: per rank (avg, min, max, total).
     #[arg(long, default_value = "total", value_parser = |s: &str| Metric::parse(s).ok_or("avg, min, max, total, first or last"))]
     metric: Metric,
-    #[arg(long, default_value = "total", value_parser = ["name", "avg", "min", "max", "total"])]
-    sort_by: String,
+    /// Durations: order by name or a statistic, descending (default: the profile's order).
+    #[arg(long, value_parser = ["name", "avg", "min", "max", "total"])]
+    sort_by: Option<String>,
     #[arg(long, value_name = "N")]
     top_n: Option<usize>,
     #[arg(long)]
@@ -81,7 +83,7 @@ pub fn run(o: Opts) -> Result<(), Failure> {
     let opts = PlotOptions {
         selection: o.filter.selection()?,
         window: plot::window(o.start_time, o.end_time, o.min_duration, o.collapse_depth),
-        bins: o.bins as usize,
+        bins: o.bins.map(|b| b as usize),
         metric: o.metric,
         sort_by: o.sort_by.clone(),
         top_n: o.top_n,
