@@ -14,7 +14,6 @@ program ran). Builds target/release/sp unless --sp is given.
 
 import argparse
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -26,17 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def timed(command, cwd, env=None, reps=3):
-    """Best wall time of `reps` runs, and the peak RSS [MiB] of the last."""
+    """Best wall time of `reps` runs."""
     best = None
     for _ in range(reps):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         start = time.perf_counter()
         subprocess.run(command, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         elapsed = time.perf_counter() - start
         best = elapsed if best is None else min(best, elapsed)
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return best, rss, before
+    return best
 
 
 def main():
@@ -66,9 +63,9 @@ def main():
         for r in range(args.ranks):
             (runs / f"profile_rank{r:05d}.sps").write_bytes(sample)
         reference = [sys.executable, "-m", "scope_profiler", "native-lines", str(runs)]
-        ref_time, _, _ = timed(reference, case, env, args.reps)
+        ref_time = timed(reference, case, env, args.reps)
         ours = [sp, "lines", "--per-rank", str(runs)]
-        sp_time, _, _ = timed(ours, case, None, args.reps)
+        sp_time = timed(ours, case, None, args.reps)
         print(f"{args.ranks} ranks of {args.case}, per-rank tables:")
         print(f"  reference native-lines (binutils): {ref_time:8.3f} s")
         print(f"  sp lines --per-rank:               {sp_time:8.3f} s")

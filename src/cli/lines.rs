@@ -2,18 +2,18 @@
 //! samples, symbolized in-process (sp::analysis::lines, sp::symbolize). Merged over ranks
 //! by default; `--per-rank` prints the reference's `native-lines` layout.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 use sp::analysis::lines::run::{Lines, Request};
-use sp::analysis::lines::source::Sources;
-use sp::analysis::lines::{merge, render};
+use sp::analysis::lines::{render, source::Sources};
 use sp::analysis::parse_ranks;
 use sp::analysis::pattern::Pattern;
 use sp::symbolize::Options;
+use sp::text::Show;
 
-use super::options::{FormatArg, TextFormat};
+use super::options::FormatArg;
 use super::{terminal, Failure};
 
 /// Show the hottest source lines of each native region from sampled runs (*.sps).
@@ -56,46 +56,29 @@ pub struct Opts {
 /// Runs `sp lines`; `Ok(false)` when `--keep-going` skipped a damaged file.
 pub fn run(opts: Opts) -> Result<bool, Failure> {
     let files = sp::io::inputs::discover_samples(&opts.inputs)?;
-    let region = opts
-        .region
-        .as_deref()
-        .map(Pattern::new)
-        .transpose()
-        .map_err(|e| Failure::usage(format!("--region: {e}")))?;
-    let ranks = opts.ranks.as_deref().map(parse_ranks).transpose()?;
+    let region = opts.region.as_deref().map(Pattern::new).transpose();
+    let region = region.map_err(|e| Failure::usage(format!("--region: {e}")))?;
     let mut lines = Lines::new(Request {
         region,
-        ranks,
+        ranks: opts.ranks.as_deref().map(parse_ranks).transpose()?,
         inlines: opts.inlines,
         symbolize: Options {
             search: opts.search.clone(),
             debug_dirs: opts.debug_dir.clone(),
         },
     });
-    let show = terminal::stderr_show();
-    let mut complete = true;
-    for file in &files {
-        if let Err(damaged) = lines.add_file(file.as_path(), file.as_str()) {
-            if !opts.keep_going {
-                return Err(Failure::in_file(damaged.path, damaged.message));
-            }
-            eprintln!("sp: {}", show.text(&damaged.to_string()));
-            complete = false;
-        }
+    let damaged = lines
+        .add_files(&files, opts.keep_going)
+        .map_err(|d| Failure::in_file(d.path, d.message))?;
+    let show = Show::for_terminal(std::io::stderr().is_terminal());
+    for d in &damaged {
+        eprintln!("sp: {}", show.text(&d.to_string()));
     }
     for warning in lines.warnings() {
         eprintln!("sp: warning: {}", show.text(warning));
     }
     let report = lines.finish();
-    let merged = (!opts.per_rank).then(|| merge(&report.ranks));
-    let mut dirs: Vec<PathBuf> = files
-        .iter()
-        .filter_map(|f| f.as_path().parent())
-        .map(|d| d.to_path_buf())
-        .collect();
-    dirs.dedup();
-    let mut sources = Sources::new(dirs);
-    let mut source = |file: &str, line: u32| sources.line(file, line);
+    let mut sources = Sources::beside(&files);
     terminal::print(|out, show| {
         let options = render::Options {
             top: opts.top,
@@ -103,13 +86,10 @@ pub fn run(opts: Opts) -> Result<bool, Failure> {
             inlines: opts.inlines,
             show,
         };
-        let text = match (opts.format.value, &merged) {
-            (TextFormat::Table, Some(m)) => render::merged_table(&report, m, &options, &mut source),
-            (TextFormat::Table, None) => render::per_rank_table(&report, &options, &mut source),
-            (TextFormat::Json, m) => render::json(&report, m.as_deref(), &options, &mut source),
-            (TextFormat::Csv, m) => render::csv(&report, m.as_deref(), &options, &mut source),
-        };
+        let mut source = |file: &str, line: u32| sources.line(file, line);
+        let format = opts.format.format();
+        let text = render::text(&report, opts.per_rank, format, &options, &mut source);
         out.write_all(text.as_bytes())
     })?;
-    Ok(complete)
+    Ok(damaged.is_empty())
 }

@@ -34,8 +34,3 @@ pub fn width() -> usize {
         .filter(|&w| w >= 40)
         .unwrap_or(100)
 }
-
-/// How names are shown on stderr (escaped when it is a terminal).
-pub fn stderr_show() -> Show {
-    Show::for_terminal(std::io::stderr().is_terminal())
-}

@@ -43,6 +43,24 @@ impl Default for Options {
 /// The text of `file`'s line `line`, when it can be read (`linecache.getline`, stripped).
 pub type SourceText<'a> = dyn FnMut(&str, u32) -> Option<String> + 'a;
 
+/// The whole report in `format`: merged over ranks, or per rank (`--per-rank`).
+pub fn text(
+    report: &Report,
+    per_rank: bool,
+    format: crate::analysis::report::Format,
+    options: &Options,
+    source: &mut SourceText<'_>,
+) -> String {
+    use crate::analysis::report::Format;
+    let merged = (!per_rank).then(|| super::merge(&report.ranks));
+    match (format, &merged) {
+        (Format::Table, Some(m)) => merged_table(report, m, options, source),
+        (Format::Table, None) => per_rank_table(report, options, source),
+        (Format::Json, m) => json(report, m.as_deref(), options, source),
+        (Format::Csv, m) => csv(report, m.as_deref(), options, source),
+    }
+}
+
 /// `file:line` as the table shows it: the file's last path component.
 pub fn short_place(frame: &Frame) -> String {
     let name = frame.file.rsplit('/').next().unwrap_or(&frame.file);

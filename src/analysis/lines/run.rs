@@ -115,6 +115,24 @@ impl Lines {
         Ok(())
     }
 
+    /// Reads and counts `files` in order. A damaged file is the error, or with
+    /// `keep_going` is returned with the others and the rest are read.
+    pub fn add_files(
+        &mut self,
+        files: &[crate::paths::InputPath],
+        keep_going: bool,
+    ) -> Result<Vec<Damaged>, Damaged> {
+        let mut damaged = Vec::new();
+        for file in files {
+            match self.add_file(file.as_path(), file.as_str()) {
+                Ok(()) => {}
+                Err(e) if keep_going => damaged.push(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(damaged)
+    }
+
     /// What the symbolizer had to say (once per module).
     pub fn warnings(&self) -> &[String] {
         self.symbolizer.warnings()

@@ -17,6 +17,18 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// Sources found relative to the working directory, then to the directory of
+    /// each of `files`.
+    pub fn beside(files: &[crate::paths::InputPath]) -> Sources {
+        let mut dirs: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|f| f.as_path().parent())
+            .map(Path::to_path_buf)
+            .collect();
+        dirs.dedup();
+        Sources::new(dirs)
+    }
+
     /// Sources found relative to the working directory, then to each of `dirs`.
     pub fn new(dirs: Vec<PathBuf>) -> Sources {
         Sources {
