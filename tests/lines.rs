@@ -198,6 +198,7 @@ fn merged_over_ranks_with_the_modules_found_beside_the_samples() {
         2 * a["lines"][0]["samples"].as_u64().unwrap()
     );
     assert_eq!(b["lines"][0]["ranks"], 2);
+    assert_eq!(b["ranks"], 2);
     assert_ne!(b["lines"][0]["file"], "??");
 
     // From elsewhere, ./app is found beside the .sps (the reference looks only in its

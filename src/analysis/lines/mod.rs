@@ -42,6 +42,8 @@ pub struct Region {
     pub name: String,
     /// Samples of the region in total (every line, not only those shown).
     pub samples: u64,
+    /// Ranks (files) with samples in the region: 1 per rank.
+    pub ranks: u32,
     pub rows: Vec<Row>,
 }
 
@@ -121,6 +123,7 @@ pub fn count_rank(
         .map(|((name, samples), lines)| Region {
             name: name.to_owned(),
             samples,
+            ranks: 1,
             rows: sorted(lines.items.into_iter().map(|(line, samples)| Row {
                 line,
                 samples,
@@ -143,12 +146,15 @@ fn sorted(rows: impl Iterator<Item = Row>) -> Vec<Row> {
 pub fn merge(ranks: &[Rank]) -> Vec<Region> {
     let mut regions: Ordered<&str> = Ordered::default();
     let mut lines: Vec<(Ordered<LineId>, HashMap<LineId, u32>)> = Vec::new();
+    let mut on_ranks: Vec<u32> = Vec::new();
     for rank in ranks {
         for region in &rank.regions {
             let slot = regions.slot(&region.name.as_str());
             if slot == lines.len() {
                 lines.push(Default::default());
+                on_ranks.push(0);
             }
+            on_ranks[slot] += region.ranks;
             regions.items[slot].1 += region.samples;
             let (counts, on) = &mut lines[slot];
             for row in &region.rows {
@@ -161,9 +167,11 @@ pub fn merge(ranks: &[Rank]) -> Vec<Region> {
         .items
         .into_iter()
         .zip(lines)
-        .map(|((name, samples), (counts, on))| Region {
+        .zip(on_ranks)
+        .map(|(((name, samples), (counts, on)), ranks)| Region {
             name: name.to_owned(),
             samples,
+            ranks,
             rows: sorted(counts.items.into_iter().map(|(line, samples)| Row {
                 line,
                 samples,
@@ -255,13 +263,16 @@ mod tests {
         let b = count(&file(1, &[(0, 2), (0, 2), (1, 9)]), 1);
         let merged = merge(&[a, b]);
         assert_eq!(merged[0].name, "solve");
-        assert_eq!(merged[0].samples, 5);
+        assert_eq!((merged[0].samples, merged[0].ranks), (5, 2));
         let rows: Vec<(LineId, u64, u32)> = merged[0]
             .rows
             .iter()
             .map(|r| (r.line, r.samples, r.ranks))
             .collect();
         assert_eq!(rows, [(2, 3, 2), (1, 2, 1)]);
-        assert_eq!((merged[1].name.as_str(), merged[1].samples), ("io", 1));
+        assert_eq!(
+            (merged[1].name.as_str(), merged[1].samples, merged[1].ranks),
+            ("io", 1, 1)
+        );
     }
 }

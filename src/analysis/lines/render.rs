@@ -240,8 +240,8 @@ fn block(
 ) -> String {
     let name = options.show.text(&region.name);
     let on = if ranks {
-        let most = region.rows.iter().map(|r| r.ranks).max().unwrap_or(0);
-        format!(", on up to {most} of the ranks per line")
+        let n = region.ranks;
+        format!(", on {n} rank{}", if n == 1 { "" } else { "s" })
     } else {
         String::new()
     };
@@ -344,7 +344,7 @@ fn regions_json(
                         v
                     })
                     .collect();
-                json!({"region": region.name, "samples": region.samples, "lines": lines})
+                json!({"region": region.name, "samples": region.samples, "ranks": region.ranks, "lines": lines})
             })
             .collect(),
     )
