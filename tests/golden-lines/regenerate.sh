@@ -22,7 +22,7 @@ build() { # case, compiler flags...
   local case=$1; shift
   rm -rf "$here/$case" && mkdir -p "$here/$case"
   (cd "$here/$case" && cp "$tools/scope_profiler.c" . &&
-   gcc -std=c99 -Wall -I"$tools" -fdebug-prefix-map="$here/$case"=. "$@" &&
+   gcc -std=c99 -Wall -I"$tools" -fdebug-prefix-map="$here/$case"=. -fdebug-prefix-map="$tools"=scope_profiler_c "$@" &&
    rm scope_profiler.c)
 }
 run() { # case, command
@@ -41,12 +41,12 @@ build c_stripped -g -O2 "${common[@]}"
 strip c_stripped/app 2>/dev/null || strip "$here/c_stripped/app"
 build c_shlib -g -O2 -fPIC -shared ../src/kernel.c -o libkernel.so
 (cd "$here/c_shlib" && cp "$tools/scope_profiler.c" . &&
- gcc -std=c99 -Wall -I"$tools" -fdebug-prefix-map="$here/c_shlib"=. -g -O2 \
+ gcc -std=c99 -Wall -I"$tools" -fdebug-prefix-map="$here/c_shlib"=. -fdebug-prefix-map="$tools"=scope_profiler_c -g -O2 \
    scope_profiler.c ../src/lines_shlib.c -L. -lkernel -lm -o app && rm scope_profiler.c)
 rm -rf "$here/f_O0" && mkdir -p "$here/f_O0"
 (cd "$here/f_O0" && cp "$tools/scope_profiler.c" . &&
- gcc -std=c99 -I"$tools" -fdebug-prefix-map="$here/f_O0"=. -g -O0 -c scope_profiler.c &&
- gfortran -fdebug-prefix-map="$here/f_O0"=. -g -O0 ../src/lines_demo.f90 scope_profiler.o -o app &&
+ gcc -std=c99 -I"$tools" -fdebug-prefix-map="$here/f_O0"=. -fdebug-prefix-map="$tools"=scope_profiler_c -g -O0 -c scope_profiler.c &&
+ gfortran -fdebug-prefix-map="$here/f_O0"=. -fdebug-prefix-map="$tools"=scope_profiler_c -g -O0 ../src/lines_demo.f90 scope_profiler.o -o app &&
  rm scope_profiler.c scope_profiler.o)
 
 for case in c_O0_pie c_O2_pie c_O0_nopie c_O2_nopie c_gz c_dwarf4 c_stripped c_shlib f_O0; do
