@@ -300,3 +300,76 @@ fn inlined_chains_are_shown_on_request() {
         );
     }
 }
+
+/// A debug file split off with objcopy is found through `--debug-dir`: by its
+/// `.gnu_debuglink` name (and CRC), and by build id under `.build-id/`.
+#[test]
+fn separate_debug_files_are_found_by_debuglink_and_build_id() {
+    let objcopy = |args: &[&str]| std::process::Command::new("objcopy").args(args).status();
+    let scratch = support::scratch_dir("lines-debugfile");
+    let (bin, link, ids) = (
+        scratch.join("bin"),
+        scratch.join("link"),
+        scratch.join("ids"),
+    );
+    for d in [&bin, &link, &ids] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let dir = case("c_O2_pie");
+    std::fs::copy(
+        dir.join("profile_rank00000.sps"),
+        bin.join("profile_rank00000.sps"),
+    )
+    .unwrap();
+    let app = bin.join("app");
+    let debug = link.join("app.debug");
+    let (app_s, debug_s) = (app.to_str().unwrap(), debug.to_str().unwrap());
+    std::fs::copy(dir.join("app"), &app).unwrap();
+    match objcopy(&["--only-keep-debug", app_s, debug_s]) {
+        Ok(s) if s.success() => {}
+        _ => return eprintln!("no objcopy: skipped"),
+    }
+    let link_arg = format!("--add-gnu-debuglink={debug_s}");
+    assert!(objcopy(&["--strip-debug", &link_arg, app_s])
+        .unwrap()
+        .success());
+    let image = sp::symbolize::elf::Image::parse(&std::fs::read(&app).unwrap()).unwrap();
+    assert!(image.dwarf.is_none() && image.debuglink.is_some());
+    let id: String = image
+        .build_id
+        .unwrap()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let by_id = ids.join(".build-id").join(&id[..2]);
+    std::fs::create_dir_all(&by_id).unwrap();
+    std::fs::copy(&debug, by_id.join(format!("{}.debug", &id[2..]))).unwrap();
+
+    let args = |root: &Path| {
+        let root = root.to_str().unwrap().to_owned();
+        vec![
+            "--region".to_owned(),
+            "compute".into(),
+            "--debug-dir".into(),
+            root,
+            ".".into(),
+        ]
+    };
+    let none = sp_in(&bin, &["--region", "compute", "."]);
+    assert!(
+        stderr(&none).contains("no debug info"),
+        "{}",
+        support::show(&none)
+    );
+    for root in [&link, &ids] {
+        let a = args(root);
+        let out = sp_in(&bin, &a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(out.status.success(), "{}", support::show(&out));
+        assert!(
+            stdout(&out).contains("lines_demo.c:1"),
+            "{root:?}: {}",
+            support::show(&out)
+        );
+        assert!(!stderr(&out).contains("no debug info"), "{}", stderr(&out));
+    }
+}
