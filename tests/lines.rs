@@ -373,3 +373,19 @@ fn separate_debug_files_are_found_by_debuglink_and_build_id() {
         assert!(!stderr(&out).contains("no debug info"), "{}", stderr(&out));
     }
 }
+
+/// Another binary where the program was: the addresses that fall outside it are said.
+#[test]
+fn a_binary_that_is_not_the_one_that_ran_is_named() {
+    let scratch = support::scratch_dir("lines-mismatch");
+    let sps = scratch.join("profile_rank00000.sps");
+    std::fs::copy(case("c_O2_pie").join("profile_rank00000.sps"), &sps).unwrap();
+    std::fs::copy(case("c_shlib").join("libkernel.so"), scratch.join("app")).unwrap();
+    let out = sp_in(&scratch, &["--region", "compute", "."]);
+    assert!(out.status.success(), "{}", support::show(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("module ./app: sampled addresses fall outside it"),
+        "{err}"
+    );
+}
