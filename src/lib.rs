@@ -116,5 +116,6 @@ pub mod page;
 pub mod paths;
 pub mod samples;
 pub mod schema;
+pub mod symbolize;
 pub mod text;
 pub mod trace;

@@ -245,13 +245,14 @@ fn closed_stdout_is_not_a_failure() {
     assert!(dir.join("run.h5").exists());
 }
 
-const SUBCOMMANDS: [&str; 8] = [
+const SUBCOMMANDS: [&str; 9] = [
     "convert",
     "inspect",
     "export",
     "diff",
     "check",
     "ls",
+    "lines",
     "completions",
     "man",
 ];

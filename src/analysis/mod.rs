@@ -27,6 +27,7 @@ pub mod error;
 pub mod events;
 pub mod export;
 pub mod lanes;
+pub mod lines;
 pub mod load;
 pub mod lod;
 pub mod metadata;

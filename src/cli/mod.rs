@@ -9,6 +9,7 @@ mod convert;
 mod export;
 mod flamegraph;
 mod inspect;
+mod lines;
 pub(crate) mod local_file;
 mod ls;
 mod many;
@@ -50,6 +51,7 @@ enum Command {
     Tui(tui::Opts),
     Plot(plot::Opts),
     Report(report::Opts),
+    Lines(lines::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -77,6 +79,7 @@ pub fn main() -> ExitCode {
         Command::Tui(opts) => tui::run(opts).map(|()| true),
         Command::Plot(opts) => plot::run(opts).map(|()| true),
         Command::Report(opts) => report::run(opts).map(|()| true),
+        Command::Lines(opts) => lines::run(opts),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };

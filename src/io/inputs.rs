@@ -48,6 +48,31 @@ impl std::error::Error for InputsError {}
 /// [`matches_scan`] takes; paths are normalised lexically and sorted component by component
 /// ([`InputPath`]).
 pub fn discover(args: &[String]) -> Result<Vec<InputPath>, InputsError> {
+    discover_with(
+        args,
+        matches_scan,
+        "no .spt traces and no per-rank .h5 profiles",
+    )
+}
+
+/// The `.sps` sample files named by `args` (`sp lines`), as [`discover`] lists traces:
+/// directories scanned for `*.sps`, then sorted and de-duplicated, as the reference's
+/// `find_sample_files` does.
+pub fn discover_samples(args: &[String]) -> Result<Vec<InputPath>, InputsError> {
+    discover_with(
+        args,
+        |n| n.ends_with(crate::samples::SUFFIX),
+        "no .sps files",
+    )
+}
+
+/// [`discover`] with the names a directory scan takes, and what to say when a
+/// directory has none (`<none> in <dir>`).
+fn discover_with(
+    args: &[String],
+    takes: fn(&str) -> bool,
+    none: &str,
+) -> Result<Vec<InputPath>, InputsError> {
     let mut found = Vec::new();
     for arg in args {
         let path = InputPath::new(arg);
@@ -60,14 +85,12 @@ pub fn discover(args: &[String]) -> Result<Vec<InputPath>, InputsError> {
                 let mut in_dir = Vec::new();
                 for entry in std::fs::read_dir(path.as_path()).map_err(cannot_list)? {
                     let entry = entry.map_err(cannot_list)?;
-                    if let Some(name) = entry.file_name().to_str().filter(|n| matches_scan(n)) {
+                    if let Some(name) = entry.file_name().to_str().filter(|n| takes(n)) {
                         in_dir.push(path.join(name));
                     }
                 }
                 if in_dir.is_empty() {
-                    return Err(InputsError::new(format!(
-                        "no .spt traces and no per-rank .h5 profiles in {path}"
-                    )));
+                    return Err(InputsError::new(format!("{none} in {path}")));
                 }
                 found.extend(in_dir);
             }

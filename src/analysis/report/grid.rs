@@ -13,7 +13,7 @@ use crate::text;
 
 /// Whether any cell or header holds what tabulate strips before measuring (an ANSI CSI
 /// sequence or an OSC 8 hyperlink): then every cell is measured without them.
-fn has_invisible(headers: &[&str], rows: &[Vec<String>]) -> bool {
+pub(crate) fn has_invisible(headers: &[&str], rows: &[Vec<String>]) -> bool {
     let cells = rows.iter().flatten().map(String::as_str);
     headers
         .iter()
@@ -97,7 +97,7 @@ fn hyperlink(cell: &str, esc: usize) -> Option<(usize, std::ops::Range<usize>)> 
 
 /// A cell's width as tabulate measures it: `wcswidth` of the cell (without ANSI codes
 /// when `invisible`), which is -1 when a control character remains.
-fn cell_width(cell: &str, invisible: bool) -> isize {
+pub(crate) fn cell_width(cell: &str, invisible: bool) -> isize {
     let stripped;
     let cell = if invisible {
         stripped = strip_ansi(cell);
