@@ -5,6 +5,7 @@
 #
 #   scripts/release.sh             build both binaries and the page, then write dist/
 #   scripts/release.sh --binaries  build the two static binaries only
+#   scripts/release.sh --page      build web/dist/sp.html only, as a release has it
 #   scripts/release.sh --pack      write dist/ from binaries and page already built
 #   scripts/release.sh --check     pack twice from the built files and compare the bytes
 #
@@ -41,6 +42,9 @@ timed() {
 build_binary() {
   CARGO_ENCODED_RUSTFLAGS=$(release_flags) cargo build --quiet --release --locked --target "$1"
 }
+
+# The page's wasm names crate sources in its panic messages too: the same remapping.
+build_page() { CARGO_ENCODED_RUSTFLAGS=$(release_flags) scripts/build-web.sh; }
 
 build_binaries() {
   for target in "${TARGETS[@]}"; do timed build_binary "$target"; done
@@ -111,14 +115,15 @@ check() {
 case ${1:-} in
   "")
     build_binaries
-    timed scripts/build-web.sh
+    timed build_page
     timed pack_all
     ;;
   --binaries) build_binaries ;;
+  --page) timed build_page ;;
   --pack) timed pack_all ;;
   --check) check ;;
   *)
-    echo "usage: scripts/release.sh [--binaries | --pack | --check]" >&2
+    echo "usage: scripts/release.sh [--binaries | --page | --pack | --check]" >&2
     exit 2
     ;;
 esac
