@@ -96,7 +96,7 @@ pack_all() {
 
 # Stages and packs every archive twice, in two scratch directories, and compares the bytes.
 check() {
-  local work target name
+  local target name
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   for target in "${TARGETS[@]}"; do
