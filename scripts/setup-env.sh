@@ -47,6 +47,8 @@ have cc || packages+=(gcc)
 have pkg-config || packages+=(pkg-config)
 # The page's wasm is gzipped with zopfli (scripts/build-web.sh): 5 % smaller than gzip -9.
 have zopfli || packages+=(zopfli)
+# The aarch64 static binary runs the golden conversions under qemu (scripts/check-aarch64.sh).
+have qemu-aarch64-static || [ "$(uname -m)" = aarch64 ] || packages+=(qemu-user-static)
 if ! have "$BASE_PYTHON"; then
     packages+=(python3 python3-venv)
 elif ! "$BASE_PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
@@ -90,7 +92,7 @@ fi
 if have rustup; then
     installed=$(rustup target list --installed)
     targets=()
-    for t in x86_64-unknown-linux-musl wasm32-unknown-unknown; do
+    for t in x86_64-unknown-linux-musl aarch64-unknown-linux-musl wasm32-unknown-unknown; do
         grep -qx "$t" <<<"$installed" || targets+=("$t")
     done
     if [ "${#targets[@]}" -gt 0 ]; then

@@ -32,7 +32,7 @@ pub use crate::failure::Failure;
 
 /// Merge scope-profiler native traces into HDF5 profiles, with no Python and no libhdf5.
 #[derive(Debug, Parser)]
-#[command(name = "sp", version, about, long_about = None)]
+#[command(name = "sp", version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SP_COMMIT"), ")"), about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

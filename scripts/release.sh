@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Release archives: dist/sp-VERSION-x86_64-linux-musl.tar.gz and
+# dist/sp-VERSION-aarch64-linux-musl.tar.gz, each holding the static binary, sp.html, the
+# man pages, the bash/zsh/fish completions, README.md, the licences and SHA256SUMS over them.
+#
+#   scripts/release.sh             build both binaries and the page, then write dist/
+#   scripts/release.sh --binaries  build the two static binaries only
+#   scripts/release.sh --page      build web/dist/sp.html only, as a release has it
+#   scripts/release.sh --pack      write dist/ from binaries and page already built
+#   scripts/release.sh --check     pack twice from the built files and compare the bytes
+#
+# Reproducible: the binaries are built with the paths of this machine remapped (the
+# checkout and $CARGO_HOME, whose crate sources panic messages name), and the archives have
+# sorted entries, owner 0, every mtime at SOURCE_DATE_EPOCH (the commit's time unless set)
+# and a gzip header without name or time. docs/install.md has the checks and their times.
+# Needs the rustup targets x86_64-unknown-linux-musl, aarch64-unknown-linux-musl (linked by
+# rust-lld, .cargo/config.toml) and wasm32-unknown-unknown, musl-gcc and GNU tar.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+VERSION=$(awk -F'"' '/^version *=/ { print $2; exit }' Cargo.toml)
+CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+
+# The same flags for every release build, so two builds anywhere give the same bytes.
+# Separated by 0x1f, as CARGO_ENCODED_RUSTFLAGS wants (a path may hold spaces).
+release_flags() {
+  printf '%s\x1f%s' "--remap-path-prefix=$PWD=/sp" "--remap-path-prefix=$CARGO_HOME=/cargo"
+}
+
+# `sp-VERSION-x86_64-linux-musl` for the rustup target x86_64-unknown-linux-musl.
+archive_name() { echo "sp-$VERSION-${1%%-*}-linux-musl"; }
+
+timed() {
+  local start=$SECONDS
+  "$@"
+  echo "release: $* took $((SECONDS - start)) s" >&2
+}
+
+build_binary() {
+  CARGO_ENCODED_RUSTFLAGS=$(release_flags) cargo build --quiet --release --locked --target "$1"
+}
+
+# The page's wasm names crate sources in its panic messages too: the same remapping.
+build_page() { CARGO_ENCODED_RUSTFLAGS=$(release_flags) scripts/build-web.sh; }
+
+build_binaries() {
+  for target in "${TARGETS[@]}"; do timed build_binary "$target"; done
+}
+
+# Fills directory $2 with the files of target $1's archive.
+stage() {
+  local target=$1 dir=$2 bin="$TARGET_DIR/$1/release/sp" host="$TARGET_DIR/x86_64-unknown-linux-musl/release/sp"
+  for file in "$bin" "$host" web/dist/sp.html; do
+    [ -f "$file" ] || { echo "release: $file is missing (run scripts/release.sh)" >&2; exit 1; }
+  done
+  rm -rf "$dir"
+  mkdir -p "$dir/man/man1" "$dir/completions"
+  cp "$bin" "$dir/sp"
+  cp web/dist/sp.html README.md LICENSE-MIT LICENSE-APACHE "$dir/"
+  # The pages and completions are text made by the x86-64 binary (the same on every target).
+  "$host" man >"$dir/man/man1/sp.1"
+  for sub in $("$host" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on && $1 != "help" { print $1 }'); do
+    "$host" man "$sub" >"$dir/man/man1/sp-$sub.1"
+  done
+  "$host" completions bash >"$dir/completions/sp.bash"
+  "$host" completions zsh >"$dir/completions/_sp"
+  "$host" completions fish >"$dir/completions/sp.fish"
+  (cd "$dir" && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum >SHA256SUMS)
+}
+
+# Packs directory $1 (its last component is the archive's top directory) into $2.
+pack() {
+  local dir=$1 out=$2
+  # Modes fixed too: a umask or a checkout's permissions must not change the bytes.
+  chmod -R u=rwX,go=rX "$dir"
+  chmod 755 "$dir/sp"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+    --format=gnu -C "$(dirname "$dir")" -cf - "$(basename "$dir")" |
+    gzip -9 -n >"$out.tmp"
+  mv "$out.tmp" "$out"
+}
+
+pack_all() {
+  mkdir -p dist
+  for target in "${TARGETS[@]}"; do
+    local name
+    name=$(archive_name "$target")
+    stage "$target" "dist/$name"
+    pack "dist/$name" "dist/$name.tar.gz"
+    echo "release: dist/$name.tar.gz $(wc -c <"dist/$name.tar.gz") bytes, sha256 $(sha256sum "dist/$name.tar.gz" | cut -d' ' -f1)"
+  done
+}
+
+# Stages and packs every archive twice, in two scratch directories, and compares the bytes.
+check() {
+  local target name
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  for target in "${TARGETS[@]}"; do
+    name=$(archive_name "$target")
+    for round in 1 2; do
+      stage "$target" "$work/$round/$name"
+      # Another mtime and mode on the second round must not show in the bytes.
+      [ "$round" = 1 ] || { touch -d @1 "$work/2/$name/sp.html"; chmod 600 "$work/2/$name/README.md"; }
+      pack "$work/$round/$name" "$work/$round/$name.tar.gz"
+    done
+    cmp "$work/1/$name.tar.gz" "$work/2/$name.tar.gz"
+    echo "release: $name.tar.gz packs to the same bytes twice"
+  done
+}
+
+case ${1:-} in
+  "")
+    build_binaries
+    timed build_page
+    timed pack_all
+    ;;
+  --binaries) build_binaries ;;
+  --page) timed build_page ;;
+  --pack) timed pack_all ;;
+  --check) check ;;
+  *)
+    echo "usage: scripts/release.sh [--binaries | --page | --pack | --check]" >&2
+    exit 2
+    ;;
+esac
