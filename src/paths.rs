@@ -102,6 +102,14 @@ fn is_rank_profile_name(name: &str) -> bool {
     })
 }
 
+/// `path` as the reference names a run (`os.path.relpath`): relative to the working
+/// directory, `.` and `..` resolved by the letters of the path.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn relative_to_cwd(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    relative_to(path, &cwd).display().to_string()
+}
+
 /// `path` relative to the absolute directory `base`, both normalised lexically: what
 /// Python's `os.path.relpath(path, base)` gives.
 pub fn relative_to(path: &Path, base: &Path) -> PathBuf {

@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
 use sp::analysis::Selection;
-use sp::hdf5lite::reader::File;
 use sp::schema::Profile;
 
-use super::local_file::LocalFile;
+use super::local_file::open_h5;
 use super::options::{FormatArg, RegionFilter};
 use super::terminal::print;
 use super::Failure;
@@ -133,7 +132,10 @@ impl Common {
         let (a, b) = std::thread::scope(|scope| {
             let a = scope.spawn(|| read(file_a, metric));
             let b = read(file_b, metric);
-            (join(a), b)
+            let a = a
+                .join()
+                .unwrap_or_else(|_| Err(Failure::new("a reader thread panicked")));
+            (a, b)
         });
         Ok(Loaded {
             metric,
@@ -141,24 +143,15 @@ impl Common {
             selection,
             a: a?,
             b: b?,
-            name_a: display_name(file_a),
-            name_b: display_name(file_b),
+            name_a: sp::paths::relative_to_cwd(file_a),
+            name_b: sp::paths::relative_to_cwd(file_b),
         })
     }
 }
 
-fn join(
-    handle: std::thread::ScopedJoinHandle<'_, Result<Profile, Failure>>,
-) -> Result<Profile, Failure> {
-    handle
-        .join()
-        .unwrap_or_else(|_| Err(Failure::new("a reader thread panicked")))
-}
-
 /// Reads `path` as `metric` needs.
 fn read(path: &Path, metric: Metric) -> Result<Profile, Failure> {
-    let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
-    let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
+    let file = open_h5(path)?;
     metric
         .reading()
         .read(&file)
@@ -223,11 +216,4 @@ impl Loaded {
             },
         )
     }
-}
-
-/// `path` as the reference names a run (`os.path.relpath`): relative to the working
-/// directory, `.` and `..` resolved by the letters of the path.
-fn display_name(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    sp::paths::relative_to(path, &cwd).display().to_string()
 }

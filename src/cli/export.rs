@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use sp::analysis::export::{Exporter, Format};
 use sp::analysis::{parse_ranks, Selection};
-use sp::hdf5lite::reader::File;
 
-use super::local_file::LocalFile;
 use super::options::OutputArg;
 use super::Failure;
 
@@ -106,8 +104,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     };
     opts.stacks.only_for_stacks()?;
     let path = &opts.file;
-    let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
-    let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
+    let file = super::local_file::open_h5(path)?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

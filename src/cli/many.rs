@@ -8,9 +8,7 @@ use sp::analysis::compare::Metric;
 use sp::analysis::report::compute::Runner;
 use sp::analysis::runs::{self, Run};
 use sp::analysis::Selection;
-use sp::hdf5lite::reader::File;
 
-use super::local_file::LocalFile;
 use super::Failure;
 use sp::analysis::report::threads::Threads;
 
@@ -34,12 +32,9 @@ pub fn read(
     let job = |i: usize| {
         let path = &files[i];
         let name = path.display().to_string();
-        let run = LocalFile::open(path)
-            .map_err(|e| Failure::io(path, "cannot open", e))
-            .and_then(|s| File::open(s).map_err(|e| Failure::hdf5(path, e)))
-            .and_then(|f| {
-                runs::read(&name, &f, selection, metric).map_err(|e| Failure::analysis(path, e))
-            });
+        let run = super::local_file::open_h5(path).and_then(|f| {
+            runs::read(&name, &f, selection, metric).map_err(|e| Failure::analysis(path, e))
+        });
         Ok(run)
     };
     Threads
