@@ -250,8 +250,10 @@ fn run(opts: &Opts) -> Result<(), String> {
     s.press(b"2")?; // Regions
     let (down, down_max) = time_key(&mut s, b"j", opts.keys)?;
     println!("keypress (row down):     {down:8.1} ms median, {down_max:.1} ms max");
+    print_rss(&s, "after Regions");
     let (tab, tab_max) = time_key(&mut s, b"\t", opts.keys)?;
     println!("keypress (next view):    {tab:8.1} ms median, {tab_max:.1} ms max");
+    print_rss(&s, "after every view");
     s.press(b"5")?; // Timeline
     s.press(b"0")?;
     let (pan, pan_max) = time_key(&mut s, b"l", opts.keys)?;
@@ -265,15 +267,20 @@ fn run(opts: &Opts) -> Result<(), String> {
         "read after the keys:     {}",
         read_now.as_deref().unwrap_or("?")
     );
-    match s.peak_rss() {
-        Some(b) => println!("peak RSS:                {:8.1} MiB", b as f64 / 1048576.0),
-        None => println!("peak RSS:                ?"),
-    }
+    print_rss(&s, "after the timeline");
     s.quit(b"q");
     if opts.reference {
         reference(opts)?;
     }
     Ok(())
+}
+
+/// The process's peak resident memory so far.
+fn print_rss(s: &Session, when: &str) {
+    match s.peak_rss() {
+        Some(b) => println!("peak RSS {when:<16}{:8.1} MiB", b as f64 / 1048576.0),
+        None => println!("peak RSS {when:<16}       ?"),
+    }
 }
 
 /// The reference's `scope-profiler tui` to its first screen naming a region.
