@@ -170,7 +170,7 @@ pub fn scene(
 
     let label_points = curves.len() <= LABELLED;
     // The value labels placed at each point of the axis: a label that would overlap one goes
-    // below its dot instead.
+    // below its dot instead, or is left out.
     let mut placed: Vec<Vec<f32>> = vec![Vec::new(); n];
     // The dots at each point of the axis, which labels must not cover either.
     let mut dots: Vec<Vec<f32>> = vec![Vec::new(); n];
@@ -223,10 +223,15 @@ pub fn scene(
                             (d - py).abs() < 0.5 || d + 4.0 < y - TEXT || d - 4.0 > y + 1.0
                         })
                 };
-                let y = [py - 7.0, py + 7.0 + TEXT].into_iter().find(|&y| clear(y));
-                let y = y.unwrap_or(py - 7.0);
-                placed[i].push(y);
-                scene.text(px, y, text, Anchor::Middle, f.muted);
+                // Above the dot, else below it while inside the plot (under the axis it
+                // would cover the tick labels); with no room, the tooltip alone.
+                let spots = [py - 7.0, py + 7.0 + TEXT]
+                    .into_iter()
+                    .filter(|&y| y < bottom);
+                if let Some(y) = spots.into_iter().find(|&y| clear(y)) {
+                    placed[i].push(y);
+                    scene.text(px, y, text, Anchor::Middle, f.muted);
+                }
             }
         }
         if let Some(&(_, y)) = path.last() {
