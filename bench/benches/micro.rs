@@ -10,6 +10,7 @@ use std::hint::black_box;
 use std::io::Write;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use sp::hdf5lite::filters::{Deflate, ShuffleDeflate};
 use sp::schema::{self, MergedProfile, Merger, RegionCalls, Summary};
 use sp::trace;
 use sp_bench::{write_rank, Spec, Timeline};
@@ -148,7 +149,28 @@ fn deflate(c: &mut Criterion) {
     g.bench_function("level 4/miniz_oxide", |b| {
         b.iter(|| miniz_oxide::deflate::compress_to_vec_zlib(black_box(&shuffled), 4).len())
     });
+    // The writer's own path, shuffle included: `--compress` and `--compress=4`.
+    let raw: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut sizes = Vec::new();
+    for (name, how) in [
+        ("shuffle + runs/sp --compress", Deflate::Runs),
+        ("shuffle + level 4/sp --compress=4", Deflate::Level(4)),
+    ] {
+        let mut z = ShuffleDeflate::new(how);
+        let mut out = Vec::new();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                z.chunk(black_box(&raw), 8, &mut out).expect("deflate");
+                out.len()
+            })
+        });
+        sizes.push(out.len());
+    }
     g.finish();
+    eprintln!(
+        "deflate: 65536 bytes through sp's writer -> runs {} bytes, level 4 {} bytes",
+        sizes[0], sizes[1]
+    );
 
     let zlib_rs = {
         let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(4));

@@ -424,12 +424,12 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::{convert, scan_profile, Input, Options};
+    use crate::convert::{convert, scan_profile, Deflate, Input, Options};
     use crate::schema::write::encode_events;
     use crate::trace::{encode, Region, Trace, Version};
 
     /// A profile of one rank with one region of `calls` calls, written by the pipeline.
-    fn profile(calls: i64, compress: Option<u8>) -> Vec<u8> {
+    fn profile(calls: i64, compress: Option<Deflate>) -> Vec<u8> {
         let starts: Vec<i64> = (0..calls).map(|i| 5_000 + 7 * i - (i % 13) * 3).collect();
         let ends = starts.iter().map(|s| s + s % 11 - 2).collect();
         let trace = Trace {
@@ -455,7 +455,7 @@ mod tests {
     /// exactly the bytes decoding and encoding them again gives.
     #[test]
     fn copied_ranges_are_the_re_encoded_bytes() {
-        for compress in [None, Some(1)] {
+        for compress in [None, Some(Deflate::Level(1)), Some(Deflate::Runs)] {
             let bytes = profile(20_000, compress);
             let mut worker: Worker<&[u8]> = Worker::new();
             let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();

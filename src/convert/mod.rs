@@ -62,6 +62,7 @@ pub mod summary;
 
 use std::io;
 
+pub use crate::hdf5lite::filters::Deflate;
 pub use calls::Worker;
 pub use error::Error;
 pub use pack::{ChunkAppender, PackedUnit};

@@ -6,7 +6,7 @@
 //! end of file. Memory: one packed unit per job in flight, plus the straddling fragments
 //! (under one chunk per unit).
 
-use crate::hdf5lite::filters::ShuffleDeflate;
+use crate::hdf5lite::filters::{Deflate, ShuffleDeflate};
 use crate::hdf5lite::writer::{ChunkPlan, Placement, StoredChunk};
 use crate::hdf5lite::ObjectId;
 use crate::io::WriteAt;
@@ -54,12 +54,12 @@ impl PackedUnit {
 pub(crate) struct Packer {
     plans: [ChunkPlan; 2],
     ids: [ObjectId; 2],
-    level: u8,
+    deflate: Deflate,
 }
 
 impl Packer {
     /// A packer for the chunked datasets `ids` planned in `placement`.
-    pub fn new(placement: &Placement, ids: [ObjectId; 2], level: u8) -> Result<Self, Error> {
+    pub fn new(placement: &Placement, ids: [ObjectId; 2], deflate: Deflate) -> Result<Self, Error> {
         let plan = |id| {
             placement
                 .chunked(id)
@@ -69,7 +69,7 @@ impl Packer {
         Ok(Packer {
             plans: [plan(ids[0])?, plan(ids[1])?],
             ids,
-            level,
+            deflate,
         })
     }
 
@@ -131,7 +131,7 @@ impl Packer {
             s.padded.resize(full, 0);
             &s.padded
         };
-        s.z.get_or_insert_with(|| ShuffleDeflate::new(self.level))
+        s.z.get_or_insert_with(|| ShuffleDeflate::new(self.deflate))
             .chunk(input, plan.element_size as usize, &mut s.packed)
             .map_err(Error::Encode)
     }

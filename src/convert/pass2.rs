@@ -98,10 +98,10 @@ impl Plan {
         };
         let summaries_at = place(deferred.summary_statistics)?;
         let columns = match (compress, placement.chunked(deferred.start_deltas)) {
-            (Some(level), Some(_)) => Columns::Packed(Packer::new(
+            (Some(deflate), Some(_)) => Columns::Packed(Packer::new(
                 &placement,
                 [deferred.start_deltas, deferred.durations],
-                level,
+                deflate,
             )?),
             _ => Columns::Plain {
                 deltas_at: place(deferred.start_deltas)?,

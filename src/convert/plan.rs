@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::hdf5lite::filters::Deflate;
 use crate::hdf5lite::FileWriter;
 use crate::schema::likwid::{self, LikwidByRank};
 use crate::schema::native::{into_ranks, sort_regions, RegionRanks};
@@ -21,8 +22,8 @@ use super::BLOCK;
 pub struct Options {
     /// The run label stored in `/metadata` (`None`: no label).
     pub label: Option<String>,
-    /// Store the event columns chunked with shuffle + deflate at this level (0–9).
-    pub compress: Option<u8>,
+    /// Store the event columns chunked with shuffle + deflate, deflated this way.
+    pub compress: Option<Deflate>,
     /// The inputs are this part of a sharded run: store what the merge of the parts needs
     /// (see [`shard`](super::shard)).
     pub shard: Option<Shard>,
@@ -123,7 +124,7 @@ pub struct Plan {
     pub(crate) merged: Merged<Record>,
     pub(crate) writer: FileWriter,
     pub(crate) deferred: DeferredColumns,
-    pub(crate) compress: Option<u8>,
+    pub(crate) compress: Option<Deflate>,
     pub(crate) units: Units,
 }
 
@@ -218,7 +219,7 @@ impl Plan {
             &merged.metadata,
             &merged.region_names,
             &heads,
-            options.compress,
+            options.compress.map(Deflate::recorded_level),
         )
         .map_err(Error::Layout)?;
         likwid::write(&mut writer, &likwid).map_err(Error::Layout)?;

@@ -106,7 +106,7 @@ fn in_memory(names: &[Input], bytes: &[Vec<u8>], label: &str) -> Vec<u8> {
     out
 }
 
-fn options(compress: Option<u8>) -> Options {
+fn options(compress: Option<Deflate>) -> Options {
     Options {
         label: Some("run".into()),
         compress,
@@ -200,8 +200,14 @@ fn in_order_and_out_of_order_jobs_give_the_in_memory_route_s_bytes() {
 fn compressed_jobs_in_any_order_give_the_same_bytes() {
     let (names, bytes) = inputs();
     let mut ours = Vec::new();
-    convert(&names, &&bytes[..], &options(Some(1)), &mut ours).unwrap();
-    let (reversed, _) = reversed(&names, &bytes, &options(Some(1)));
+    convert(
+        &names,
+        &&bytes[..],
+        &options(Some(Deflate::Level(1))),
+        &mut ours,
+    )
+    .unwrap();
+    let (reversed, _) = reversed(&names, &bytes, &options(Some(Deflate::Level(1))));
     assert!(
         ours == reversed,
         "compressed output depends on the job order"
@@ -241,7 +247,7 @@ fn shards_merged_in_memory_give_the_one_shot_bytes() {
     let mut one = Vec::new();
     convert(&names, &&bytes[..], &options(None), &mut one).unwrap();
     let mut parts = Vec::new();
-    for (index, compress) in [(0, Some(1)), (1, None)] {
+    for (index, compress) in [(0, Some(Deflate::Runs)), (1, None)] {
         let shard = Shard::new(index, 2).unwrap();
         let range = shard.inputs(names.len());
         let options = Options {

@@ -32,7 +32,7 @@ SP.merge.run = async () => {
   const files = SP.merge.files;
   if (!files) return;
   const label = SP.$('#merge-label').value.trim() || SP.merge.DEFAULT_LABEL;
-  const compress = SP.$('#merge-compress').checked ? 4 : null;
+  const compress = SP.$('#merge-compress').checked ? true : null;
   SP.$('#merge').hidden = true;
   SP.merge.files = null;
   SP.status('Merging ' + files.length + ' files in this tab…');

@@ -7,7 +7,7 @@
 use std::io;
 
 use serde_json::{json, Value as Json};
-use sp::convert::{convert, Input, Options, Sources};
+use sp::convert::{convert, Deflate, Input, Options, Sources};
 
 use crate::download::PART;
 use crate::session::Answer;
@@ -43,13 +43,13 @@ impl Sources for DroppedSources {
 
 /// Merges `files` as `sp convert` merges the same files given by name (sorted by name; a
 /// `.h5` name is a profile, anything else a trace) with `--label` (the default label when
-/// `None` or empty) and `--compress=LEVEL`; the profile goes to `emit` in parts. The answer
+/// `None` or empty) and `--compress` as `compress` says; the profile goes to `emit` in parts. The answer
 /// says what was merged: `name` (`LABEL.h5`), `bytes`, `inputs` (the names in merge order),
 /// `regions` and `calls`.
 pub fn merge(
     mut files: Vec<Dropped>,
     label: Option<&str>,
-    compress: Option<u8>,
+    compress: Option<Deflate>,
     emit: &mut dyn FnMut(&[u8]),
 ) -> Answer {
     if files.is_empty() {
@@ -72,7 +72,7 @@ pub fn merge(
             sp::analysis::units::bytes_text(MAX_INPUT_BYTES)
         ));
     }
-    if compress.is_some_and(|level| level > 9) {
+    if compress.is_some_and(|how| matches!(how, Deflate::Level(level) if level > 9)) {
         return Err("The compression level goes from 0 to 9.".into());
     }
     let label = label.filter(|l| !l.is_empty()).unwrap_or(DEFAULT_LABEL);
@@ -99,10 +99,14 @@ pub fn merge(
     }))
 }
 
-/// The request's `label` and `compress` (a level, or absent).
-pub fn options(req: &Json) -> (Option<&str>, Option<u8>) {
-    let compress = req["compress"]
-        .as_u64()
-        .map(|l| u8::try_from(l).unwrap_or(u8::MAX));
+/// The request's `label` and `compress`: `true` for `--compress` alone, a level for
+/// `--compress=LEVEL`, or absent.
+pub fn options(req: &Json) -> (Option<&str>, Option<Deflate>) {
+    let compress = match &req["compress"] {
+        Json::Bool(true) => Some(Deflate::Runs),
+        level => level
+            .as_u64()
+            .map(|l| Deflate::Level(u8::try_from(l).unwrap_or(u8::MAX))),
+    };
     (req["label"].as_str(), compress)
 }

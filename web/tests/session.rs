@@ -271,7 +271,7 @@ fn exports_are_the_library_exporters_bytes() {
 
 #[test]
 fn merging_traces_is_the_convert_pipeline() {
-    use sp::convert::{convert, Input, Options};
+    use sp::convert::{convert, Deflate, Input, Options};
     let names = ["g_rank00001.spt", "g_rank00000.spt"];
     let files: Vec<Vec<u8>> = names
         .iter()
@@ -283,7 +283,12 @@ fn merging_traces_is_the_convert_pipeline() {
         .map(|(n, b)| json!({"name": n, "bytes": b}))
         .collect();
     let mut s = Session::default();
-    for (label, compress) in [(None, None), (Some("golden"), Some(4))] {
+    // The page's `compress: true` is `--compress` alone; a number is `--compress=LEVEL`.
+    for (label, compress, how) in [
+        (None, json!(null), None),
+        (Some("golden"), json!(4), Some(Deflate::Level(4))),
+        (Some("runs"), json!(true), Some(Deflate::Runs)),
+    ] {
         let req = json!({"op": "merge", "memory": memory, "label": label, "compress": compress});
         let mut parts = Vec::new();
         let answer: Json = serde_json::from_str(&s.call_with_parts(
@@ -299,7 +304,7 @@ fn merging_traces_is_the_convert_pipeline() {
         let inputs = [Input::new(names[1]), Input::new(names[0])];
         let options = Options {
             label: Some(label.into()),
-            compress,
+            compress: how,
             ..Options::default()
         };
         let mut want = Vec::new();

@@ -133,7 +133,8 @@ fn chunked_deferred_dataset_reads_back() {
     assert_eq!(plan.levels, [4, 1]);
     let mut at = placement.eof;
     let mut stored = Vec::new();
-    let mut z = super::super::filters::ShuffleDeflate::new(4);
+    let mut z =
+        super::super::filters::ShuffleDeflate::new(super::super::filters::Deflate::Level(4));
     let mut packed = Vec::new();
     for chunk in values.chunks(1000) {
         let mut raw: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
