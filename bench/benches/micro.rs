@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::io::Write;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use sp::hdf5lite::filters::{Deflate, ShuffleDeflate};
+use sp::hdf5lite::filters::{shuffle, Deflate, ShuffleDeflate};
 use sp::schema::{self, MergedProfile, Merger, RegionCalls, Summary};
 use sp::trace;
 use sp_bench::{write_rank, Spec, Timeline};
@@ -112,18 +112,6 @@ fn encoding(c: &mut Criterion) {
     g.finish();
 }
 
-/// HDF5's shuffle filter: byte `k` of every element, for `k` in 0..8, one after another.
-fn shuffle(values: &[i64]) -> Vec<u8> {
-    let mut out = vec![0u8; values.len() * 8];
-    let n = values.len();
-    for (i, v) in values.iter().enumerate() {
-        for (k, byte) in v.to_le_bytes().into_iter().enumerate() {
-            out[k * n + i] = byte;
-        }
-    }
-    out
-}
-
 fn deflate(c: &mut Criterion) {
     // One 64 KiB chunk (8192 values) of a kernel's start times.
     let chunk: Vec<i64> = Timeline::new(&Spec::named("W2").expect("W2 exists"), 1, 0)
@@ -131,10 +119,11 @@ fn deflate(c: &mut Criterion) {
         .map(|(s, _)| s)
         .take(8192)
         .collect();
-    let shuffled = shuffle(&chunk);
+    let raw: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let shuffled = shuffle(&raw, 8);
     let mut g = c.benchmark_group("deflate");
     g.throughput(Throughput::Bytes(shuffled.len() as u64));
-    g.bench_function("shuffle 64 KiB", |b| b.iter(|| shuffle(black_box(&chunk))));
+    g.bench_function("shuffle 64 KiB", |b| b.iter(|| shuffle(black_box(&raw), 8)));
     g.bench_function("level 4/zlib-rs (flate2)", |b| {
         b.iter_batched(
             || Vec::with_capacity(shuffled.len()),
@@ -150,7 +139,6 @@ fn deflate(c: &mut Criterion) {
         b.iter(|| miniz_oxide::deflate::compress_to_vec_zlib(black_box(&shuffled), 4).len())
     });
     // The writer's own path, shuffle included: `--compress` and `--compress=4`.
-    let raw: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
     let mut sizes = Vec::new();
     for (name, how) in [
         ("shuffle + runs/sp --compress", Deflate::Runs),

@@ -225,10 +225,10 @@ pub fn scene(
                 };
                 // Above the dot, else below it while inside the plot (under the axis it
                 // would cover the tick labels); with no room, the tooltip alone.
-                let spots = [py - 7.0, py + 7.0 + TEXT]
+                let spot = [py - 7.0, py + 7.0 + TEXT]
                     .into_iter()
-                    .filter(|&y| y < bottom);
-                if let Some(y) = spots.into_iter().find(|&y| clear(y)) {
+                    .find(|&y| y < bottom && clear(y));
+                if let Some(y) = spot {
                     placed[i].push(y);
                     scene.text(px, y, text, Anchor::Middle, f.muted);
                 }

@@ -135,9 +135,10 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
 fn parse_deflate(value: &str) -> Result<Deflate, String> {
     match value {
         "runs" => Ok(Deflate::Runs),
-        _ => match value.parse::<u8>() {
-            Ok(level @ 0..=9) => Ok(Deflate::Level(level)),
-            _ => Err(format!("{value:?} is not a level from 0 to 9 (or `runs`)")),
-        },
+        _ => value
+            .parse()
+            .ok()
+            .and_then(Deflate::level)
+            .ok_or_else(|| format!("{value:?} is not a level from 0 to 9 (or `runs`)")),
     }
 }

@@ -72,9 +72,6 @@ pub fn merge(
             sp::analysis::units::bytes_text(MAX_INPUT_BYTES)
         ));
     }
-    if compress.is_some_and(|how| matches!(how, Deflate::Level(level) if level > 9)) {
-        return Err("The compression level goes from 0 to 9.".into());
-    }
     let label = label.filter(|l| !l.is_empty()).unwrap_or(DEFAULT_LABEL);
     let inputs: Vec<Input> = files.iter().map(|f| Input::new(f.name.as_str())).collect();
     let sources = DroppedSources(files.into_iter().map(|f| Source::new(f.bytes)).collect());
@@ -100,13 +97,16 @@ pub fn merge(
 }
 
 /// The request's `label` and `compress`: `true` for `--compress` alone, a level for
-/// `--compress=LEVEL`, or absent.
-pub fn options(req: &Json) -> (Option<&str>, Option<Deflate>) {
+/// `--compress=LEVEL`, or absent; a level past 9 is an error.
+pub fn options(req: &Json) -> Result<(Option<&str>, Option<Deflate>), String> {
     let compress = match &req["compress"] {
         Json::Bool(true) => Some(Deflate::Runs),
-        level => level
-            .as_u64()
-            .map(|l| Deflate::Level(u8::try_from(l).unwrap_or(u8::MAX))),
+        level => match level.as_u64() {
+            Some(l) => Some(
+                Deflate::level(l).ok_or("The compression level goes from 0 to 9.".to_owned())?,
+            ),
+            None => None,
+        },
     };
-    (req["label"].as_str(), compress)
+    Ok((req["label"].as_str(), compress))
 }

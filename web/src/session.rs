@@ -122,7 +122,7 @@ impl Session {
             return self.open_request(req);
         }
         if op == "merge" {
-            let (label, compress) = crate::merge::options(req);
+            let (label, compress) = crate::merge::options(req)?;
             return crate::merge::merge(dropped(req)?, label, compress, emit);
         }
         if op == "compare" {

@@ -186,18 +186,8 @@ pub fn unshuffle(data: &[u8], element_size: usize) -> Vec<u8> {
 
 /// The byte shuffle itself (for tests and writers).
 pub fn shuffle(data: &[u8], element_size: usize) -> Vec<u8> {
-    if element_size <= 1 || data.len() < element_size {
-        return data.to_vec();
-    }
-    let n = data.len() / element_size;
-    let mut out = vec![0u8; data.len()];
-    for (i, elem) in data.chunks_exact(element_size).enumerate() {
-        for (j, &b) in elem.iter().enumerate() {
-            out[j * n + i] = b;
-        }
-    }
-    let done = n * element_size;
-    out[done..].copy_from_slice(&data[done..]);
+    let mut out = Vec::new();
+    shuffle_into(data, element_size, &mut out);
     out
 }
 
@@ -214,6 +204,14 @@ pub enum Deflate {
 }
 
 impl Deflate {
+    /// zlib's default strategy at `level`; `None` past 9.
+    pub fn level(level: u64) -> Option<Self> {
+        u8::try_from(level)
+            .ok()
+            .filter(|&l| l <= 9)
+            .map(Deflate::Level)
+    }
+
     /// The level the deflate filter records. Readers ignore it; a later writer of the
     /// dataset (h5py extending it) compresses its chunks at it, so [`Deflate::Runs`]
     /// records 4, the reference's own level.
@@ -521,6 +519,18 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::Format);
     }
 
+    /// HDF5's shuffle one byte at a time: byte `j` of element `i` goes to `j * n + i`.
+    fn plain_shuffle(data: &[u8], element_size: usize) -> Vec<u8> {
+        let n = data.len() / element_size;
+        let mut out = data.to_vec();
+        for (i, elem) in data.chunks_exact(element_size).enumerate() {
+            for (j, &b) in elem.iter().enumerate() {
+                out[j * n + i] = b;
+            }
+        }
+        out
+    }
+
     #[test]
     fn the_fast_shuffle_is_the_plain_one() {
         // Lengths around whole 8×8 blocks, with partial elements at the end.
@@ -529,7 +539,11 @@ mod tests {
             for element_size in [8usize, 4, 2] {
                 let mut out = Vec::new();
                 shuffle_into(&raw, element_size, &mut out);
-                assert_eq!(out, shuffle(&raw, element_size), "{len} {element_size}");
+                assert_eq!(
+                    out,
+                    plain_shuffle(&raw, element_size),
+                    "{len} {element_size}"
+                );
             }
         }
     }
