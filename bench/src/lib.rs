@@ -44,7 +44,7 @@ pub struct Spec {
 }
 
 /// The benchmark workloads of the issue, at full scale.
-pub const WORKLOADS: [Spec; 4] = [
+pub const WORKLOADS: [Spec; 5] = [
     Spec {
         name: "W1",
         ranks: 8,
@@ -69,10 +69,16 @@ pub const WORKLOADS: [Spec; 4] = [
         regions: 1,
         calls: 50_000_000,
     },
+    Spec {
+        name: "W6",
+        ranks: 100_000,
+        regions: 10,
+        calls: 20,
+    },
 ];
 
 impl Spec {
-    /// The workload called `name` (`W1` … `W4`, any case).
+    /// The workload called `name` (`W1` … `W4`, `W6`, any case).
     pub fn named(name: &str) -> Option<Spec> {
         WORKLOADS
             .iter()
@@ -90,6 +96,15 @@ impl Spec {
             1
         };
         Spec { calls, ..self }
+    }
+
+    /// The same workload over `ranks` ranks (at least one): the rank-scaling benchmark runs
+    /// W6's shape at 1,000, 10,000 and 100,000 ranks.
+    pub fn with_ranks(self, ranks: u32) -> Spec {
+        Spec {
+            ranks: ranks.max(1),
+            ..self
+        }
     }
 
     /// Size in bytes of one rank's trace file.
@@ -474,6 +489,7 @@ mod tests {
         assert_eq!(mib("W2").round(), 977.0);
         assert_eq!(mib("W3").round(), 33.0);
         assert_eq!(mib("W4").round(), 763.0);
+        assert_eq!(mib("W6").round(), 346.0);
         assert_eq!(Spec::named("w4").unwrap().calls, 50_000_000);
         assert_eq!(Spec::named("W5"), None);
     }

@@ -1,4 +1,4 @@
-//! `sp-workload W1|W2|W3|W4 OUTDIR [--seed N] [--scale F] [--jobs N]`: writes a benchmark
+//! `sp-workload W1|W2|W3|W4|W6 OUTDIR [--seed N] [--scale F] [--ranks N] [--jobs N]`: writes a benchmark
 //! workload as `OUTDIR/<name>_rank<NNNNN>.spt`, one file per rank, ranks in parallel.
 
 use std::fs::File;
@@ -11,12 +11,13 @@ use std::time::Instant;
 use sp_bench::{write_rank, Spec};
 
 const USAGE: &str = "\
-usage: sp-workload W1|W2|W3|W4 OUTDIR [--seed N] [--scale F] [--jobs N]
+usage: sp-workload W1|W2|W3|W4|W6 OUTDIR [--seed N] [--scale F] [--ranks N] [--jobs N]
 
 Writes OUTDIR/<name>_rank<NNNNN>.spt (created if missing). The same name, seed and scale
 always give the same bytes.
   --seed N    random seed (default 1)
   --scale F   multiply calls per region by F, at least 1 (default 1)
+  --ranks N   write N ranks instead of the workload's own count (rank scaling)
   --jobs N    ranks written in parallel (default: available cores)";
 
 struct Opts {
@@ -30,6 +31,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
     let mut positional = Vec::new();
     let mut seed = 1u64;
     let mut scale = 1.0f64;
+    let mut ranks = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -57,6 +59,17 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
                     return Err("--scale must be a positive number".into());
                 }
             }
+            "--ranks" => {
+                let n: u32 = value("--ranks")?
+                    .parse()
+                    .map_err(|e| format!("--ranks: {e}"))?;
+                if n == 0 || n > 100_000 {
+                    return Err(
+                        "--ranks must be from 1 to 100000 (file names have 5 digits)".into(),
+                    );
+                }
+                ranks = Some(n);
+            }
             "--jobs" => {
                 jobs = value("--jobs")?
                     .parse()
@@ -70,7 +83,10 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
     let [name, dir] = positional.as_slice() else {
         return Err("expected a workload name and an output directory".into());
     };
-    let spec = Spec::named(name).ok_or(format!("unknown workload {name}"))?;
+    let mut spec = Spec::named(name).ok_or(format!("unknown workload {name}"))?;
+    if let Some(ranks) = ranks {
+        spec = spec.with_ranks(ranks);
+    }
     Ok(Opts {
         spec: spec.scaled(scale),
         dir: PathBuf::from(dir),

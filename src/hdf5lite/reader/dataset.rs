@@ -8,7 +8,7 @@ use super::value::{self, Decoder, Value};
 use super::{decode, first, usize_of, File};
 use crate::hdf5lite::error::{Error, Result};
 use crate::hdf5lite::filters::Filter;
-use crate::hdf5lite::model::{Datatype, Shape, StringLength};
+use crate::hdf5lite::model::{ByteOrder, Datatype, Shape, StringLength};
 use crate::hdf5lite::raw::chunk_index::ChunkRecord;
 use crate::hdf5lite::raw::messages::{
     ChunkIndex, DataLayout, Dataspace, FillValue, FillValueState, FilterPipeline, MessageType,
@@ -394,6 +394,9 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
             return Err(ctx(Error::usage("not an integer dataset")));
         };
         let raw = self.read_raw()?;
+        if let Some(values) = plain_ints(&raw, size, signed, order, &conv) {
+            return Ok(values);
+        }
         raw.chunks_exact(usize_of(u64::from(size)).map_err(ctx)?)
             .map(|b| {
                 let v = value::int(b, size, signed, order, 0)?;
@@ -445,5 +448,48 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
                 ..
             }
         )
+    }
+}
+
+/// The common integer widths (1, 2, 4, 8 bytes) decoded straight from the bytes: the
+/// element-by-element decoder took a tenth of reading a 100,000-rank index. `None` for
+/// other widths, or when a value does not convert (the caller's path names the error).
+fn plain_ints<T>(
+    raw: &[u8],
+    size: u32,
+    signed: bool,
+    order: ByteOrder,
+    conv: &impl Fn(i128) -> Option<T>,
+) -> Option<Vec<T>> {
+    fn each<const N: usize, T>(
+        raw: &[u8],
+        decode: impl Fn([u8; N]) -> i128,
+        conv: &impl Fn(i128) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        raw.chunks_exact(N)
+            .map(|b| conv(decode(b.try_into().ok()?)))
+            .collect()
+    }
+    let big = order == ByteOrder::Big;
+    macro_rules! width {
+        ($n:literal, $s:ty, $u:ty) => {
+            each::<$n, T>(
+                raw,
+                |b| match (signed, big) {
+                    (true, false) => i128::from(<$s>::from_le_bytes(b)),
+                    (true, true) => i128::from(<$s>::from_be_bytes(b)),
+                    (false, false) => i128::from(<$u>::from_le_bytes(b)),
+                    (false, true) => i128::from(<$u>::from_be_bytes(b)),
+                },
+                conv,
+            )
+        };
+    }
+    match size {
+        1 => width!(1, i8, u8),
+        2 => width!(2, i16, u16),
+        4 => width!(4, i32, u32),
+        8 => width!(8, i64, u64),
+        _ => None,
     }
 }

@@ -6,16 +6,16 @@ use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::error::Error;
 use crate::schema::names::index;
-use crate::schema::profile::{RankCalls, RowStatistics};
+use crate::schema::profile::{RankCalls, Region, RowStatistics};
 
-use super::{check_length, int_column, rank_of, region_index};
+use super::{check_length, int_column, rank_of, region_index, Assembly};
 
-/// The rows as (region index, row), each with its aggregate statistics.
+/// The regions, each row with its aggregate statistics.
 pub(super) fn read<R: ReadAt>(
     file: &File<R>,
     names: &[String],
     ranks: Vec<i64>,
-) -> Result<Vec<(usize, RankCalls)>, Error> {
+) -> Result<Vec<Region>, Error> {
     let region_ids = int_column(file, index::REGION_IDS)?;
     let counts = file.dataset(index::AGGREGATE_COUNTS.path)?.read_u64s()?;
     let totals = int_column(file, index::AGGREGATE_TOTALS)?;
@@ -33,7 +33,7 @@ pub(super) fn read<R: ReadAt>(
     ] {
         check_length(column, len, rows)?;
     }
-    let mut out = Vec::with_capacity(rows);
+    let mut out = Assembly::new(names, &region_ids[..rows]);
     for i in 0..rows {
         let id = region_index(i, region_ids[i], names.len())?;
         let statistics = RowStatistics {
@@ -44,14 +44,14 @@ pub(super) fn read<R: ReadAt>(
             exclusive: exclusives[i],
             ..RowStatistics::default()
         };
-        out.push((
+        out.push(
             id,
             RankCalls {
                 rank: rank_of(ranks[i])?,
                 statistics: Some(statistics),
                 ..RankCalls::default()
             },
-        ));
+        );
     }
-    Ok(out)
+    Ok(out.finish())
 }

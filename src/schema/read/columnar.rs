@@ -1,17 +1,18 @@
 //! Schema 2/3 columnar profiles: `rank_region_index` (one row per (rank, region)) over the
 //! shared `/events` columns (SCHEMA.md §2.5–2.7, §4 steps 5–7).
 
-use crate::hdf5lite::reader::{File, Value};
+use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::error::Error;
 use crate::schema::names::{self, index};
-use crate::schema::profile::{Depth, RankCalls, RowStatistics, Span};
+use crate::schema::profile::{Depth, RankCalls, Region, RowStatistics, Span};
 
 use super::events::{decode_row, lanes, time_columns};
-use super::{check_length, has_link, int_column, rank_of, region_index};
+use super::summaries::Summaries;
+use super::{check_length, has_link, int_column, rank_of, region_index, Assembly};
 
 /// The `rank_region_index` columns, each checked to hold at least the rows of `region_ids`.
-struct IndexColumns {
+struct IndexColumns<'f, R: ReadAt> {
     region_ids: Vec<i64>,
     ranks: Vec<i64>,
     offsets: Vec<i64>,
@@ -22,15 +23,11 @@ struct IndexColumns {
     /// `exclusive_totals`, when stored.
     exclusive: Option<Vec<i64>>,
     /// `summary_statistics` records, when stored and asked for.
-    summaries: Option<Vec<Value>>,
+    summaries: Option<Summaries<'f, R>>,
 }
 
-impl IndexColumns {
-    fn read<R: ReadAt>(
-        file: &File<R>,
-        ranks: Vec<i64>,
-        summaries: bool,
-    ) -> Result<IndexColumns, Error> {
+impl<'f, R: ReadAt> IndexColumns<'f, R> {
+    fn read(file: &'f File<R>, ranks: Vec<i64>, summaries: bool) -> Result<Self, Error> {
         let strings = |column: names::Dataset| -> Result<Vec<String>, Error> {
             Ok(file.dataset(column.path)?.read_strings()?)
         };
@@ -46,10 +43,9 @@ impl IndexColumns {
             None
         };
         let summaries = if summaries && has_link(file, index::SUMMARY_STATISTICS)? {
-            Some(
-                file.dataset(index::SUMMARY_STATISTICS.path)?
-                    .read_values()?,
-            )
+            Some(Summaries::open(
+                file.dataset(index::SUMMARY_STATISTICS.path)?,
+            )?)
         } else {
             None
         };
@@ -71,7 +67,7 @@ impl IndexColumns {
         .chain(
             summaries
                 .as_ref()
-                .map(|s| (index::SUMMARY_STATISTICS, s.len())),
+                .map(|s| (index::SUMMARY_STATISTICS, s.len() as usize)),
         ) {
             check_length(column, len, rows)?;
         }
@@ -89,7 +85,8 @@ impl IndexColumns {
     }
 
     /// Row `i` without its calls: rank, source, stored exclusive total and span.
-    fn row(&self, i: usize) -> Result<RankCalls, Error> {
+    /// Takes the row's source strings, so each row is asked for once.
+    fn row(&mut self, i: usize) -> Result<RankCalls, Error> {
         let (offset, count) = (self.offsets[i], self.counts[i]);
         let span = u64::try_from(offset)
             .ok()
@@ -98,9 +95,9 @@ impl IndexColumns {
             .ok_or_else(|| negative_span(offset, count))?;
         Ok(RankCalls {
             rank: rank_of(self.ranks[i])?,
-            source_file: Some(self.files[i].clone()).filter(|s| !s.is_empty()),
+            source_file: Some(std::mem::take(&mut self.files[i])).filter(|s| !s.is_empty()),
             source_line: Some(self.lines[i]).filter(|l| *l >= 0),
-            source_text: Some(self.texts[i].clone()).filter(|s| !s.is_empty()),
+            source_text: Some(std::mem::take(&mut self.texts[i])).filter(|s| !s.is_empty()),
             exclusive_total: self.exclusive.as_ref().map(|x| x[i]).filter(|&x| x >= 0),
             span: Some(span),
             ..RankCalls::default()
@@ -109,49 +106,12 @@ impl IndexColumns {
 
     /// The statistics `summary_statistics` stores for row `i` (members it lacks are
     /// `None` or 0).
-    fn statistics(&self, i: usize, count: u64) -> Result<Option<RowStatistics>, Error> {
-        let Some(summaries) = &self.summaries else {
-            return Ok(None);
-        };
-        let Value::Compound(members) = &summaries[i] else {
-            return Err(Error::Corrupt(format!(
-                "{} is not a compound",
-                index::SUMMARY_STATISTICS.path
-            )));
-        };
-        let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-        let int = |name: &str| match member(name) {
-            Some(Value::Int(x)) => i64::try_from(*x).ok(),
-            _ => None,
-        };
-        let float = |name: &str| match member(name) {
-            Some(Value::Float(x)) => Some(*x),
-            Some(Value::Int(x)) => Some(*x as f64),
-            _ => None,
-        };
-        let total = int("total").unwrap_or(0);
-        Ok(Some(RowStatistics {
-            count,
-            total,
-            minimum: int("minimum").unwrap_or(0),
-            maximum: int("maximum").unwrap_or(0),
-            first: int("first"),
-            last: int("last"),
-            start_minimum: int("start_minimum"),
-            end_maximum: int("end_maximum"),
-            gpu_count: int("gpu_count")
-                .and_then(|v| u64::try_from(v).ok())
-                .unwrap_or(0),
-            gpu_total: int("gpu_total").unwrap_or(0),
-            mean: float("mean"),
-            m2: float("m2"),
-            exclusive: self
-                .exclusive
-                .as_ref()
-                .map(|e| e[i])
-                .filter(|&e| e >= 0)
-                .unwrap_or(total),
-        }))
+    fn statistics(&mut self, i: usize, count: u64) -> Result<Option<RowStatistics>, Error> {
+        let exclusive = self.exclusive.as_ref().map(|e| e[i]).filter(|&e| e >= 0);
+        match &mut self.summaries {
+            Some(summaries) => Ok(Some(summaries.statistics(i as u64, count, exclusive)?)),
+            None => Ok(None),
+        }
     }
 }
 
@@ -161,15 +121,15 @@ fn negative_span(offset: i64, count: i64) -> Error {
     ))
 }
 
-/// The rows of a columnar profile as (region index, row): at [`Depth::Index`] with their
-/// spans and stored statistics, at [`Depth::Events`] with their calls.
+/// The regions of a columnar profile: rows at [`Depth::Index`] with their spans and stored
+/// statistics, at [`Depth::Events`] with their calls.
 pub(super) fn read<R: ReadAt>(
     file: &File<R>,
     depth: Depth,
     names: &[String],
     ranks: Vec<i64>,
-) -> Result<Vec<(usize, RankCalls)>, Error> {
-    let columns = IndexColumns::read(file, ranks, depth == Depth::Index)?;
+) -> Result<Vec<Region>, Error> {
+    let mut columns = IndexColumns::read(file, ranks, depth == Depth::Index)?;
     let rows = columns.region_ids.len();
     let events = match depth {
         Depth::Events => Some(Events::read(file, &columns, rows)?),
@@ -179,7 +139,7 @@ pub(super) fn read<R: ReadAt>(
         }
         _ => None,
     };
-    let mut out = Vec::with_capacity(rows);
+    let mut out = Assembly::new(names, &columns.region_ids[..rows]);
     for i in 0..rows {
         let id = region_index(i, columns.region_ids[i], names.len())?;
         let mut row = columns.row(i)?;
@@ -195,9 +155,9 @@ pub(super) fn read<R: ReadAt>(
                 row.statistics = columns.statistics(i, count)?;
             }
         }
-        out.push((id, row));
+        out.push(id, row);
     }
-    Ok(out)
+    Ok(out.finish())
 }
 
 /// The whole event columns, read once.
@@ -220,7 +180,11 @@ const OPTIONAL_COLUMNS: [names::Dataset; 3] = [
 impl Events {
     /// The checks of [`read`](Self::read) on the columns' lengths, without reading them:
     /// the rows lie within the time columns, and the optional columns match their length.
-    fn check<R: ReadAt>(file: &File<R>, index: &IndexColumns, rows: usize) -> Result<(), Error> {
+    fn check<R: ReadAt>(
+        file: &File<R>,
+        index: &IndexColumns<'_, R>,
+        rows: usize,
+    ) -> Result<(), Error> {
         file.group(names::EVENTS.path)?;
         let (_, a, b) = time_columns(file)?;
         let first = file.dataset(a.path)?.len()?;
@@ -241,7 +205,11 @@ impl Events {
         Ok(())
     }
 
-    fn read<R: ReadAt>(file: &File<R>, index: &IndexColumns, rows: usize) -> Result<Self, Error> {
+    fn read<R: ReadAt>(
+        file: &File<R>,
+        index: &IndexColumns<'_, R>,
+        rows: usize,
+    ) -> Result<Self, Error> {
         Self::check(file, index, rows)?;
         let (delta, a, b) = time_columns(file)?;
         let first = int_column(file, a)?;

@@ -21,6 +21,7 @@ mod aggregate;
 mod columnar;
 pub mod events;
 mod legacy;
+mod summaries;
 #[cfg(test)]
 mod tests;
 
@@ -89,12 +90,11 @@ pub fn read<R: ReadAt>(file: &File<R>, depth: Depth) -> Result<Profile, Error> {
         return Ok(profile);
     }
     let names = file.dataset(names::REGION_NAMES.path)?.read_strings()?;
-    let rows = if aggregate {
+    profile.regions = if aggregate {
         aggregate::read(file, &names, ranks)?
     } else {
         columnar::read(file, depth, &names, ranks)?
     };
-    profile.regions = assemble(&names, rows);
     profile.region_names = names;
     Ok(profile)
 }
@@ -230,27 +230,78 @@ fn rank_of(value: i64) -> Result<u32, Error> {
     u32::try_from(value).map_err(|_| Error::Corrupt(format!("rank {value} is out of range")))
 }
 
-/// Groups rows (region index, row) into regions in the region table's order, dropping
-/// regions with no row: the reference cannot order them. A later row of the same rank
-/// replaces the earlier one in its place, as a dict would.
-fn assemble(names: &[String], rows: Vec<(usize, RankCalls)>) -> Vec<Region> {
-    let mut regions: Vec<Region> = names
-        .iter()
-        .map(|n| Region {
-            name: n.clone(),
-            ranks: Vec::new(),
-        })
-        .collect();
-    for (id, row) in rows {
-        if let Some(region) = regions.get_mut(id) {
-            match region.ranks.iter_mut().find(|r| r.rank == row.rank) {
-                Some(slot) => *slot = row,
-                None => region.ranks.push(row),
+/// Rows (region index, row) gathered into regions in the region table's order as they are
+/// read, dropping regions with no row: the reference cannot order them. A later row of the
+/// same rank replaces the earlier one in its place, as a dict would. Rows go straight into
+/// their region, so 100,000 ranks' rows are held once, not twice.
+pub(super) struct Assembly {
+    regions: Vec<Region>,
+}
+
+impl Assembly {
+    /// No rows yet; each region's room is sized from `region_ids` (ids out of the table's
+    /// range count nothing: the reader rejects them).
+    pub(super) fn new(names: &[String], region_ids: &[i64]) -> Assembly {
+        let mut rows = vec![0usize; names.len()];
+        for id in region_ids {
+            if let Some(n) = usize::try_from(*id).ok().and_then(|i| rows.get_mut(i)) {
+                *n += 1;
+            }
+        }
+        Assembly {
+            regions: names
+                .iter()
+                .zip(rows)
+                .map(|(n, rows)| Region {
+                    name: n.clone(),
+                    ranks: Vec::with_capacity(rows),
+                })
+                .collect(),
+        }
+    }
+
+    /// Adds `row` to region `id` (a table index the caller checked).
+    pub(super) fn push(&mut self, id: usize, row: RankCalls) {
+        if let Some(region) = self.regions.get_mut(id) {
+            region.ranks.push(row);
+        }
+    }
+
+    /// The regions that have rows, each rank's rows merged into its first place.
+    pub(super) fn finish(mut self) -> Vec<Region> {
+        self.regions.retain(|r| !r.ranks.is_empty());
+        for region in &mut self.regions {
+            merge_repeated_ranks(&mut region.ranks);
+        }
+        self.regions
+    }
+}
+
+/// Keeps one row per rank: the last row of a rank replaces its first, in the first's
+/// place, as a dict keyed by rank would. Ranks that only increase (how writers store them)
+/// are checked in one pass; otherwise a sort finds the repeats, O(n log n) however many
+/// ranks there are.
+fn merge_repeated_ranks(rows: &mut Vec<RankCalls>) {
+    if rows.windows(2).all(|w| w[0].rank < w[1].rank) {
+        return;
+    }
+    let mut order: Vec<(u32, usize)> = rows.iter().enumerate().map(|(i, r)| (r.rank, i)).collect();
+    order.sort_unstable();
+    let mut drop = vec![false; rows.len()];
+    for run in order.chunk_by(|a, b| a.0 == b.0) {
+        let (first, last) = (run[0].1, run[run.len() - 1].1);
+        if first != last {
+            rows.swap(first, last);
+            for &(_, later) in &run[1..] {
+                drop[later] = true;
             }
         }
     }
-    regions.retain(|r| !r.ranks.is_empty());
-    regions
+    let mut i = 0;
+    rows.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
 }
 
 /// A text attribute of a schema-1 region (UTF-8, or bytes decoded lossily).

@@ -369,3 +369,33 @@ fn aggregate_rows_carry_their_statistics() {
         .iter()
         .all(|r| r.ranks.values().all(|c| c.starts.is_empty())));
 }
+
+#[test]
+fn a_repeated_rank_keeps_its_first_place_and_its_last_row() {
+    use crate::schema::profile::RankCalls;
+    let row = |rank: u32, line: i64| RankCalls {
+        rank,
+        source_line: Some(line),
+        ..RankCalls::default()
+    };
+    let rows_of = |rows: &[RankCalls]| -> Vec<(u32, i64)> {
+        rows.iter()
+            .map(|r| (r.rank, r.source_line.unwrap()))
+            .collect()
+    };
+    // Increasing ranks are left as they are.
+    let mut rows = vec![row(0, 1), row(1, 2), row(5, 3)];
+    super::merge_repeated_ranks(&mut rows);
+    assert_eq!(rows_of(&rows), [(0, 1), (1, 2), (5, 3)]);
+    // Rank 3 three times and rank 1 twice, out of order: as a dict keyed by rank.
+    let mut rows = vec![
+        row(3, 1),
+        row(1, 2),
+        row(3, 3),
+        row(0, 4),
+        row(1, 5),
+        row(3, 6),
+    ];
+    super::merge_repeated_ranks(&mut rows);
+    assert_eq!(rows_of(&rows), [(3, 6), (1, 5), (0, 4)]);
+}
