@@ -68,6 +68,19 @@ pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
     Ok(profile)
 }
 
+/// A profile opened for charts: its index ([`read_index`]), the reader of its event columns
+/// (`None` when the file has none to read row by row), and the run's label: its `label`
+/// metadata, else `fallback_label` (the file's stem, say).
+pub fn read_labelled<R: ReadAt>(
+    file: &File<R>,
+    fallback_label: Option<String>,
+) -> Result<(Profile, Option<EventReader<'_, R>>, String)> {
+    let profile = read_index(file)?;
+    let reader = EventReader::open(file)?;
+    let label = super::metadata::label(&profile).or(fallback_label);
+    Ok((profile, reader, label.unwrap_or_default()))
+}
+
 /// The profile that [`FlatJobs`](super::rows::FlatJobs) and
 /// [`TreeJobs`](super::rows::TreeJobs) compute rows over: the index with every row's first
 /// start and last end ([`read_index`]); its calls are not loaded. A report of those rows

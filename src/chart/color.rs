@@ -42,6 +42,9 @@ pub enum Theme {
 }
 
 impl Theme {
+    /// Both themes with their names (`--theme`).
+    pub const ALL: [(Theme, &'static str); 2] = [(Theme::Light, "light"), (Theme::Dark, "dark")];
+
     pub fn name(self) -> &'static str {
         match self {
             Theme::Light => "light",

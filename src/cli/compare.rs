@@ -9,7 +9,7 @@ use sp::analysis::Selection;
 use sp::schema::Profile;
 
 use super::local_file::open_h5;
-use super::options::{FormatArg, RegionFilter};
+use super::options::{named, FormatArg, RegionFilter};
 use super::terminal::print;
 use super::Failure;
 
@@ -36,8 +36,8 @@ pub struct DiffOpts {
     #[command(flatten)]
     common: Common,
     /// Row order: descending |delta|, descending |delta %|, or by name.
-    #[arg(long, default_value = "delta", value_parser = order_names())]
-    sort: String,
+    #[arg(long, default_value = "delta", value_parser = named(&DiffOrder::ALL))]
+    sort: DiffOrder,
     /// Only show regions whose absolute percent change is at least this.
     #[arg(long, value_name = "PCT")]
     threshold: Option<f64>,
@@ -95,18 +95,10 @@ struct Common {
     #[command(flatten)]
     filter: RegionFilter,
     /// Statistic to compare.
-    #[arg(long, default_value = "total", value_parser = metric_names())]
-    metric: String,
+    #[arg(long, default_value = "total", value_parser = named(&Metric::ALL))]
+    metric: Metric,
     #[command(flatten)]
     format: FormatArg,
-}
-
-pub fn metric_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(Metric::ALL.map(|(_, n)| n))
-}
-
-fn order_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(DiffOrder::ALL.map(|(_, n)| n))
 }
 
 /// Both profiles, read as the metric needs, with the selection.
@@ -128,7 +120,7 @@ impl Common {
             ));
         };
         let selection = self.filter.selection()?;
-        let metric = Metric::from_name(&self.metric).unwrap_or_default();
+        let metric = self.metric;
         let (a, b) = std::thread::scope(|scope| {
             let a = scope.spawn(|| read(file_a, metric));
             let b = read(file_b, metric);
@@ -139,7 +131,7 @@ impl Common {
         });
         Ok(Loaded {
             metric,
-            format: self.format.format(),
+            format: self.format.format,
             selection,
             a: a?,
             b: b?,
@@ -161,13 +153,13 @@ fn read(path: &Path, metric: Metric) -> Result<Profile, Failure> {
 pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
     let c = &opts.common;
     let options = DiffOptions {
-        metric: Metric::from_name(&c.metric).unwrap_or_default(),
-        order: DiffOrder::from_name(&opts.sort).unwrap_or_default(),
+        metric: c.metric,
+        order: opts.sort,
         threshold: opts.threshold,
     };
     if c.files.len() != 2 || opts.baseline.is_some() {
         let (b, sel) = (opts.baseline.as_deref(), c.filter.selection()?);
-        return super::compare_many::run_diff(&c.files, &sel, b, &options, c.format.format());
+        return super::compare_many::run_diff(&c.files, &sel, b, &options, c.format.format);
     }
     let loaded = c.load()?;
     let comparison = compare::diff(&loaded.a, &loaded.b, &loaded.selection, &options);
@@ -179,11 +171,8 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
 pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
     let c = &opts.common;
     if !opts.noise.baseline.is_empty() {
-        let (m, f) = (
-            Metric::from_name(&c.metric).unwrap_or_default(),
-            c.format.format(),
-        );
         let (files, sel) = (&c.files, c.filter.selection()?);
+        let (m, f) = (c.metric, c.format.format);
         return super::compare_many::run_check(&opts.noise, files, &sel, m, opts.max_regression, f);
     }
     // After the reads, as the reference refuses a negative budget (exit 1, nothing on

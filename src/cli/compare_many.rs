@@ -37,7 +37,7 @@ pub fn run_diff(
     format: Format,
 ) -> Result<(), Failure> {
     let args: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    let (runs, _) = many::read(&many::expand(&args)?, sel, options.metric, true)?;
+    let (runs, _) = many::read(&sp::io::inputs::expand(&args)?, sel, options.metric, true)?;
     let fail = |e: nway::NwayError| Failure::usage(e.to_string());
     let base = baseline.map_or(Ok(0), |b| nway::resolve_baseline(b, &runs));
     let table = nway::diff_runs(&runs, base.map_err(fail)?, options).map_err(fail)?;
@@ -58,8 +58,9 @@ pub fn run_check(
             "give the runs with --baseline and --candidate only",
         ));
     }
-    let read =
-        |side: &[String]| Ok::<_, Failure>(many::read(&many::expand(side)?, sel, metric, true)?.0);
+    let read = |side: &[String]| {
+        Ok::<_, Failure>(many::read(&sp::io::inputs::expand(side)?, sel, metric, true)?.0)
+    };
     let options = NoiseOptions {
         metric,
         max_regression,

@@ -5,12 +5,12 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use sp::convert::{Deflate, Input, InputKind, Options, Shard};
+use sp::convert::parallel::{convert_files, inputs_of, progress_total};
+use sp::convert::{Deflate, Options, Shard};
 
 mod progress;
 
 use super::Failure;
-use sp::paths::InputPath;
 
 /// Merge native traces (.spt) into one HDF5 profile, as `scope-profiler import-native` does.
 #[derive(Debug, Args)]
@@ -62,7 +62,7 @@ pub struct Opts {
         num_args = 0..=1,
         require_equals = true,
         default_missing_value = "runs",
-        value_parser = parse_deflate
+        value_parser = clap::value_parser!(Deflate)
     )]
     compress: Option<Deflate>,
 
@@ -78,17 +78,8 @@ pub struct Opts {
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     super::output::prepare(&opts.output)?;
-    let mut paths = sp::io::inputs::discover(&opts.inputs)?;
-    if let Some(shard) = opts.shard {
-        paths = paths[shard.inputs(paths.len())].to_vec();
-    }
-    let mut inputs: Vec<Input> = paths.iter().map(|p| Input::new(p.as_str())).collect();
-    if let Some(merge) = &opts.merge {
-        inputs.push(Input {
-            name: InputPath::new(&merge.to_string_lossy()).as_str().to_owned(),
-            kind: InputKind::Profile,
-        });
-    }
+    let merge = opts.merge.as_ref().map(|m| m.to_string_lossy());
+    let inputs = inputs_of(&opts.inputs, opts.shard, merge.as_deref())?;
     let output = opts.output.to_string_lossy();
     let label = Options::label_for(opts.label.as_deref(), opts.merge.is_some(), &output);
     let options = Options {
@@ -98,18 +89,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         merge: opts.merge.is_some(),
     };
     let progress = progress::Progress::new(!opts.quiet);
-    // Both passes read every input's timestamps once.
-    let input_bytes: u64 = inputs
-        .iter()
-        .filter_map(|i| std::fs::metadata(&i.name).ok())
-        .map(|m| m.len())
-        .sum();
-    progress.set_total(input_bytes.saturating_mul(2));
+    progress.set_total(progress_total(&inputs));
     let out = super::output::AtomicOutput::create(&opts.output)?;
     let show_stderr = sp::text::Show::for_terminal(std::io::stderr().is_terminal());
     let converted = progress
         .around(|| {
-            sp::convert::parallel::convert_files(
+            convert_files(
                 &inputs,
                 &options,
                 out.file(),
@@ -129,16 +114,4 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         })?;
     }
     Ok(())
-}
-
-/// `--compress`'s value: `runs` (the default when it is given alone) or a level, 0–9.
-fn parse_deflate(value: &str) -> Result<Deflate, String> {
-    match value {
-        "runs" => Ok(Deflate::Runs),
-        _ => value
-            .parse()
-            .ok()
-            .and_then(Deflate::level)
-            .ok_or_else(|| format!("{value:?} is not a level from 0 to 9 (or `runs`)")),
-    }
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use sp::analysis::Selection;
 use sp::chart::color::Theme;
 use sp::chart::flamegraph::{self, Options, Order, RenderError, Rendering};
@@ -39,23 +39,8 @@ pub struct StackOpts {
     #[arg(long)]
     fixed_width: bool,
     /// flamegraph: colours for a light or a dark background.
-    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
-    theme: ThemeArg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ThemeArg {
-    Light,
-    Dark,
-}
-
-impl ThemeArg {
-    pub fn theme(self) -> Theme {
-        match self {
-            ThemeArg::Light => Theme::Light,
-            ThemeArg::Dark => Theme::Dark,
-        }
-    }
+    #[arg(long, default_value = "light", value_parser = super::options::named(&Theme::ALL))]
+    theme: Theme,
 }
 
 impl StackOpts {
@@ -95,7 +80,7 @@ impl StackOpts {
                 width: self.width as f32,
                 threshold: self.threshold / 100.0,
                 order: Order::Name,
-                theme: self.theme.theme(),
+                theme: self.theme,
                 desc: format!(
                     "Drawn by sp {}: sp export flamegraph {}",
                     env!("CARGO_PKG_VERSION"),

@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use sp::analysis::report::compute::{file_rows, FileRows};
 use sp::analysis::report::{Column, FileReport, ReportOptions, ReportWriter};
 use sp::analysis::{PercentageMode, SortKey};
@@ -14,7 +14,7 @@ use sp::io::ReadAt;
 use sp::text::Show;
 
 use super::local_file::LocalFile;
-use super::options::{FormatArg, RegionFilter};
+use super::options::{named, FormatArg, RegionFilter};
 use super::Failure;
 use sp::analysis::report::threads::Threads;
 
@@ -43,14 +43,14 @@ pub struct Opts {
     #[command(flatten)]
     filter: RegionFilter,
     /// Order regions by this column.
-    #[arg(long, default_value = "start", value_parser = sort_names())]
-    sort: String,
+    #[arg(long, default_value = "start", value_parser = named(&SortKey::ALL))]
+    sort: SortKey,
     /// Table columns to print (default: region percent total).
     #[arg(long, num_args = 1.., value_parser = column_names())]
     columns: Option<Vec<String>>,
     /// How % session is computed.
-    #[arg(long, value_enum, default_value_t = Mode::Coverage)]
-    percentage_mode: Mode,
+    #[arg(long, default_value = "coverage", value_parser = named(&PercentageMode::ALL))]
+    percentage_mode: PercentageMode,
     #[command(flatten)]
     format: FormatArg,
     /// One flat row per region from the stored summary statistics only: reads the index,
@@ -73,12 +73,6 @@ pub struct Opts {
     full: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Mode {
-    Coverage,
-    Exclusive,
-}
-
 pub fn sort_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(SortKey::ALL.map(|(_, n)| n))
 }
@@ -91,14 +85,8 @@ impl Opts {
     /// The library's report options for these arguments, fitted to `width` columns.
     fn report_options(&self, width: usize) -> ReportOptions {
         ReportOptions {
-            sort: SortKey::ALL
-                .iter()
-                .find(|(_, n)| *n == self.sort)
-                .map_or(SortKey::Start, |(k, _)| *k),
-            mode: match self.percentage_mode {
-                Mode::Coverage => PercentageMode::Coverage,
-                Mode::Exclusive => PercentageMode::Exclusive,
-            },
+            sort: self.sort,
+            mode: self.percentage_mode,
             columns: self
                 .columns
                 .as_ref()
@@ -116,7 +104,7 @@ impl Opts {
 pub fn run(opts: Opts) -> Result<(), Failure> {
     let selection = opts.filter.selection()?;
     let options = opts.report_options(super::terminal::width());
-    let format = opts.format.format();
+    let format = opts.format.format;
     let stdout = std::io::stdout();
     let show = Show::for_terminal(stdout.is_terminal());
     let mut report = ReportWriter::new(stdout.lock(), format, options.clone()).show(show);

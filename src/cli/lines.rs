@@ -87,7 +87,7 @@ pub fn run(opts: Opts) -> Result<bool, Failure> {
             show,
         };
         let mut source = |file: &str, line: u32| sources.line(file, line);
-        let format = opts.format.format();
+        let format = opts.format.format;
         let text = render::text(&report, opts.per_rank, format, &options, &mut source);
         out.write_all(text.as_bytes())
     })?;

@@ -12,7 +12,8 @@ pub fn open_h5(path: &Path) -> Result<sp::hdf5lite::reader::File<LocalFile>, sup
 }
 
 /// A profile's index, the reader of its events (if it stores them by row), and its label
-/// (the `label` metadata, else the file's stem): what the chart commands start from.
+/// (the `label` metadata, else the file's stem): what the chart commands start from
+/// ([`sp::analysis::load::read_labelled`]).
 pub fn profile_index<'f>(
     path: &Path,
     h5: &'f sp::hdf5lite::reader::File<LocalFile>,
@@ -24,12 +25,6 @@ pub fn profile_index<'f>(
     ),
     super::Failure,
 > {
-    let fail = |e| super::Failure::analysis(path, e);
-    let profile = sp::analysis::load::read_index(h5).map_err(fail)?;
-    let reader = sp::schema::EventReader::open(h5).map_err(|e| fail(e.into()))?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-    let label = sp::analysis::metadata::label(&profile)
-        .or(stem)
-        .unwrap_or_default();
-    Ok((profile, reader, label))
+    sp::analysis::load::read_labelled(h5, stem).map_err(|e| super::Failure::analysis(path, e))
 }

@@ -1,6 +1,7 @@
-//! Reading many profiles for `sp runs`, `sp scaling` and the N-way `sp check`: arguments
-//! expanded ([`sp::io::inputs::expand`]), files read on every core, and the files that cannot be read named with their
-//! reason: fatal under `--strict`, else reported on stderr while the rest are tabulated.
+//! Reading many profiles for `sp runs`, `sp scaling` and the N-way `sp check` (named by
+//! [`sp::io::inputs::expand`]): files read on every core, and the files that cannot be read
+//! named with their reason: fatal under `--strict`, else reported on stderr while the rest
+//! are tabulated.
 
 use std::path::PathBuf;
 
@@ -11,11 +12,6 @@ use sp::analysis::Selection;
 
 use super::Failure;
 use sp::analysis::report::threads::Threads;
-
-/// The files named by `args`, in the order given (see [`sp::io::inputs::expand`]).
-pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, Failure> {
-    Ok(sp::io::inputs::expand(args)?)
-}
 
 /// Files that could not be read, each with its reason.
 pub type Failed = Vec<(String, String)>;

@@ -5,11 +5,14 @@
 //! - [`FormatArg`]: `--format table|json|csv`.
 //! - [`OutputArg`]: `-o/--output FILE`, checked before any work and written atomically.
 //!
+//! Values with names come from the library's tables through [`named`].
+//!
 //! Printing to stdout with names escaped for a terminal is [`super::terminal::print`].
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
 use sp::analysis::report::Format;
 use sp::analysis::{parse_ranks, Selection};
 
@@ -43,27 +46,19 @@ impl RegionFilter {
 #[derive(Debug, Args)]
 pub struct FormatArg {
     /// Output format.
-    #[arg(long = "format", value_enum, default_value_t = TextFormat::Table)]
-    pub value: TextFormat,
+    #[arg(long, value_name = "VALUE", default_value = "table", value_parser = named(&Format::ALL))]
+    pub format: Format,
 }
 
-/// The values of `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TextFormat {
-    Table,
-    Json,
-    Csv,
-}
-
-impl FormatArg {
-    /// The library's format (inspect, diff and check share it).
-    pub fn format(&self) -> Format {
-        match self.value {
-            TextFormat::Table => Format::Table,
-            TextFormat::Json => Format::Json,
-            TextFormat::Csv => Format::Csv,
-        }
-    }
+/// A value parser over one of the library's name tables (`Format::ALL`, `Theme::ALL`…):
+/// `--help` lists the names, and the value is the table's.
+pub fn named<T: Copy + Send + Sync + 'static>(
+    table: &'static [(T, &'static str)],
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(table.iter().map(|(_, n)| *n)).map(move |name| {
+        let found = table.iter().find(|(_, n)| *n == name);
+        found.map_or(table[0].0, |(value, _)| *value)
+    })
 }
 
 /// The file a subcommand writes: `-o/--output FILE` (required).

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use sp::chart::color::Theme;
 use sp::chart::plot::{self, Input, Metric, PlotOptions};
 
-use super::flamegraph::ThemeArg;
 use super::local_file::{open_h5, profile_index};
 use super::options::RegionFilter;
 use super::output::{prepare, AtomicOutput};
@@ -62,8 +62,8 @@ pub struct Opts {
     /// Merge regions into named bars: NAME=PATTERN[,PATTERN…].
     #[arg(long, num_args = 1.., value_name = "NAME=PATTERN", value_parser = |s: &str| plot::parse_combine(s).ok_or("expected NAME=PATTERN[,PATTERN…]"))]
     combine_regions: Vec<(String, Vec<String>)>,
-    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
-    theme: ThemeArg,
+    #[arg(long, default_value = "light", value_parser = super::options::named(&Theme::ALL))]
+    theme: Theme,
     /// Document width in pixels.
     #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(400..=20000))]
     width: u32,
@@ -90,11 +90,11 @@ pub fn run(o: Opts) -> Result<(), Failure> {
         log_scale: o.log_scale,
         stack_children: o.stack_children,
         combine: o.combine_regions.clone(),
-        theme: o.theme.theme(),
+        theme: o.theme,
         width: o.width as f32,
         ..PlotOptions::default()
     };
-    let paths = super::many::expand(&o.files)?;
+    let paths = sp::io::inputs::expand(&o.files)?;
     let files = (paths.iter().map(|p| open_h5(p))).collect::<Result<Vec<_>, _>>()?;
     let loaded = (paths.iter().zip(&files))
         .map(|(path, h5)| profile_index(path, h5))

@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Write};
 
 use clap::Args;
-use sp::analysis::compare::{Format, Metric};
+use sp::analysis::compare::Metric;
 use sp::analysis::runs::{self, RunsOptions, RunsTable};
 use sp::analysis::Selection;
 use sp::text::Show;
@@ -40,8 +40,8 @@ pub struct Opts {
     #[arg(long, num_args = 1.., value_name = "NAME|PATTERN")]
     region: Option<Vec<String>>,
     /// Statistic of the --region columns (any sp diff metric).
-    #[arg(long, default_value = "total", value_parser = super::compare::metric_names())]
-    metric: String,
+    #[arg(long, default_value = "total", value_parser = super::options::named(&Metric::ALL))]
+    metric: Metric,
     /// Pool runs that share this metadata field (mean, median, min, max, cv).
     #[arg(long, value_name = "KEY")]
     group_by: Option<String>,
@@ -56,35 +56,26 @@ pub struct Opts {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
-    let metric = Metric::from_name(&opts.metric).unwrap_or_default();
     let regions = opts
         .region
         .as_deref()
         .map(|r| Selection::new(Some(r), None, None))
         .transpose()?;
-    let mut files = many::expand(&opts.files)?;
-    let baseline = match &opts.baseline {
-        None => 0,
-        Some(b) => {
-            let b = std::path::PathBuf::from(b);
-            match files.iter().position(|f| *f == b) {
-                Some(i) => i,
-                None => {
-                    files.insert(0, b);
-                    0
-                }
-            }
-        }
-    };
-    let (runs, failed) = many::read(&files, &Selection::all(), metric, opts.strict)?;
+    let mut files = sp::io::inputs::expand(&opts.files)?;
+    // A baseline that is not among the files is read first.
+    let base = opts.baseline.as_ref().map(std::path::PathBuf::from);
+    if let Some(b) = base.as_ref().filter(|b| !files.contains(b)) {
+        files.insert(0, b.clone());
+    }
+    let (runs, failed) = many::read(&files, &Selection::all(), opts.metric, opts.strict)?;
     if runs.is_empty() {
         return Err(Failure::new("no profile could be read"));
     }
-    let base_file = files[baseline].display().to_string();
+    let base_file = base.as_ref().unwrap_or(&files[0]).display().to_string();
     let options = RunsOptions {
         baseline: runs.iter().position(|r| r.file == base_file).unwrap_or(0),
         regions,
-        metric,
+        metric: opts.metric,
         group_by: opts.group_by,
     };
     let table = RunsTable::new(&runs, &options);
@@ -93,8 +84,14 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map(|n| runs::changes::changes(&runs, options.baseline, n));
     let mut out = std::io::stdout().lock();
     let show = Show::for_terminal(out.is_terminal());
-    let format: Format = opts.format.format();
-    runs::write_runs(&mut out, format, show, &table, &failed, changes.as_deref())
-        .map_err(Failure::Stdout)?;
+    runs::write_runs(
+        &mut out,
+        opts.format.format,
+        show,
+        &table,
+        &failed,
+        changes.as_deref(),
+    )
+    .map_err(Failure::Stdout)?;
     out.flush().map_err(Failure::Stdout)
 }

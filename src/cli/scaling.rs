@@ -3,8 +3,8 @@
 
 use std::io::{IsTerminal, Write};
 
-use clap::{Args, ValueEnum};
-use sp::analysis::compare::{Format, Metric};
+use clap::Args;
+use sp::analysis::compare::Metric;
 use sp::analysis::scaling::{self, Axis, Mode, ScalingTable};
 use sp::text::Show;
 
@@ -34,8 +34,8 @@ pub struct Opts {
     #[arg(required = true)]
     files: Vec<String>,
     /// Strong scaling (speedup, efficiency), weak (normalized runtime, efficiency) or both.
-    #[arg(long, value_enum, default_value_t = ModeArg::Both)]
-    mode: ModeArg,
+    #[arg(long, default_value = "both", value_parser = super::options::named(&Mode::ALL))]
+    mode: Mode,
     /// The axis: auto (ranks when they vary, else threads), ranks, nodes, threads,
     /// cores, or a metadata key.
     #[arg(long, default_value = "auto", value_name = "AXIS")]
@@ -55,24 +55,12 @@ pub struct Opts {
     format: super::options::FormatArg,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ModeArg {
-    Strong,
-    Weak,
-    Both,
-}
-
 pub fn run(opts: Opts) -> Result<(), Failure> {
     let selection = opts.filter.selection()?;
-    let files = many::expand(&opts.files)?;
+    let files = sp::io::inputs::expand(&opts.files)?;
     let (runs, _) = many::read(&files, &selection, Metric::Total, opts.strict)?;
     let table = ScalingTable::new(&runs, &Axis::from_name(&opts.x))
         .map_err(|e| Failure::new(e.to_string()))?;
-    let mode = match opts.mode {
-        ModeArg::Strong => Mode::Strong,
-        ModeArg::Weak => Mode::Weak,
-        ModeArg::Both => Mode::Both,
-    };
     let models = (opts.model || opts.predict.is_some()).then(|| table.models());
     let prediction = opts
         .predict
@@ -80,13 +68,12 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .map(|(x, m)| table.predict(m, x));
     let mut out = std::io::stdout().lock();
     let show = Show::for_terminal(out.is_terminal());
-    let format: Format = opts.format.format();
     scaling::write_scaling(
         &mut out,
-        format,
+        opts.format.format,
         show,
         &table,
-        mode,
+        opts.mode,
         models.as_deref(),
         prediction.as_ref(),
     )

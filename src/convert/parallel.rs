@@ -12,10 +12,12 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use super::{
     ChunkAppender, Converted, Error, Input, InputKind, Options, PackedUnit, Plan, Scan,
-    ScannedInput, Sources, UnitStats, Worker,
+    ScannedInput, Shard, Sources, UnitStats, Worker,
 };
 use crate::io::file::{FileSink, LocalFile};
+use crate::io::inputs::InputsError;
 use crate::io::ReadAt;
+use crate::paths::InputPath;
 use crate::schema::metadata::LeftOut;
 
 /// Inputs up to this size are read whole in pass 1 and, budget permitting, kept for pass 2.
@@ -140,6 +142,36 @@ fn scan_input(
         retained.fetch_sub(len, Ordering::Relaxed);
         (scanned, None)
     }
+}
+
+/// The inputs of one `sp convert ARGS… [--shard I/N] [--merge PROFILE]`: the traces and
+/// per-rank profiles `args` name, directories scanned and in sorted path order
+/// ([`discover`](crate::io::inputs::discover)), cut to `shard`'s part, then the profile
+/// `merge` that they are merged into.
+pub fn inputs_of(
+    args: &[String],
+    shard: Option<Shard>,
+    merge: Option<&str>,
+) -> Result<Vec<Input>, InputsError> {
+    let mut paths = crate::io::inputs::discover(args)?;
+    if let Some(shard) = shard {
+        paths = paths[shard.inputs(paths.len())].to_vec();
+    }
+    let mut inputs: Vec<Input> = paths.iter().map(|p| Input::new(p.as_str())).collect();
+    if let Some(merge) = merge {
+        inputs.push(Input {
+            name: InputPath::new(merge).as_str().to_owned(),
+            kind: InputKind::Profile,
+        });
+    }
+    Ok(inputs)
+}
+
+/// The work [`convert_files`] reports to its `progress` in all: both passes read every
+/// input's timestamps once (an input that cannot be read counts nothing).
+pub fn progress_total(inputs: &[Input]) -> u64 {
+    let size = |i: &Input| std::fs::metadata(&i.name).map_or(0, |m| m.len());
+    inputs.iter().map(size).sum::<u64>().saturating_mul(2)
 }
 
 /// Pass 2's shared state for compressed columns: units packed ahead of their turn, and the

@@ -167,6 +167,15 @@ pub enum Format {
     Csv,
 }
 
+impl Format {
+    /// Every format with its name (`--format`).
+    pub const ALL: [(Format, &'static str); 3] = [
+        (Format::Table, "table"),
+        (Format::Json, "json"),
+        (Format::Csv, "csv"),
+    ];
+}
+
 /// What a report shows and how (the options of `sp inspect`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportOptions {

@@ -36,6 +36,14 @@ pub enum PercentageMode {
     Exclusive,
 }
 
+impl PercentageMode {
+    /// Both modes with their names (`--percentage-mode`).
+    pub const ALL: [(PercentageMode, &'static str); 2] = [
+        (PercentageMode::Coverage, "coverage"),
+        (PercentageMode::Exclusive, "exclusive"),
+    ];
+}
+
 /// The name of the region whose total is 100 % of `% session`.
 pub const SESSION: &str = "scope_profiler.session";
 

@@ -102,6 +102,13 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Every mode with its name (`--mode`).
+    pub const ALL: [(Mode, &'static str); 3] = [
+        (Mode::Strong, "strong"),
+        (Mode::Weak, "weak"),
+        (Mode::Both, "both"),
+    ];
+
     /// The kinds of the mode.
     pub fn kinds(self) -> &'static [Kind] {
         match self {

@@ -203,6 +203,22 @@ pub enum Deflate {
     Level(u8),
 }
 
+impl std::str::FromStr for Deflate {
+    type Err = String;
+
+    /// `runs` or a level, 0–9 (`sp convert --compress=…`, the page's merge).
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "runs" => Ok(Deflate::Runs),
+            _ => value
+                .parse()
+                .ok()
+                .and_then(Deflate::level)
+                .ok_or_else(|| format!("{value:?} is not a level from 0 to 9 (or `runs`)")),
+        }
+    }
+}
+
 impl Deflate {
     /// zlib's default strategy at `level`; `None` past 9.
     pub fn level(level: u64) -> Option<Self> {
@@ -580,6 +596,17 @@ mod tests {
             let shuffled = inflate(&packed, raw.len(), 0).unwrap();
             assert_eq!(shuffled, shuffle(&raw, element_size));
             assert_eq!(unshuffle(&shuffled, element_size), raw);
+        }
+    }
+
+    #[test]
+    fn deflate_parses_runs_and_levels_only() {
+        assert_eq!("runs".parse::<Deflate>(), Ok(Deflate::Runs));
+        assert_eq!("0".parse::<Deflate>(), Ok(Deflate::Level(0)));
+        assert_eq!("9".parse::<Deflate>(), Ok(Deflate::Level(9)));
+        for bad in ["10", "-1", "fast", ""] {
+            let err = bad.parse::<Deflate>().unwrap_err();
+            assert!(err.contains("not a level from 0 to 9"), "{bad}: {err}");
         }
     }
 }
