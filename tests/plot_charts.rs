@@ -203,6 +203,50 @@ fn options_change_the_picture_and_pngs_decode() {
         .contains("5 bins"));
 }
 
+/// `--stack-children`: one titled segment per row of `plot-data --stack-children` (the
+/// reference's numbers), own time first, and the children named in a legend.
+#[test]
+fn stacked_durations_draw_their_segments() {
+    let dir = scratch_dir("plot-durations-stacked");
+    for metric in ["total", "avg"] {
+        let args = ["--stack-children", "--metric", metric];
+        let out = plot(&dir, "durations", MIXED, "stacked.svg", &args);
+        assert!(out.status.success(), "{}", show(&out));
+        let svg = std::fs::read_to_string(dir.join("stacked.svg")).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        assert!(svg.contains("children stacked"));
+        let rows = data(&dir, "durations", MIXED, &args);
+        let mut want: Vec<String> = Vec::new();
+        for row in &rows {
+            let (bar, segment) = (&row[1], &row[3]);
+            if row[4].parse::<f64>().unwrap() > 0.0 {
+                want.push(match segment.as_str() {
+                    "self" => format!("{bar}: own time"),
+                    _ => format!("{bar} in {segment}:"),
+                });
+            }
+        }
+        let children: Vec<&String> = (rows.iter().map(|r| &r[3]))
+            .filter(|s| *s != "self")
+            .collect();
+        assert!(!children.is_empty(), "mixed has nested calls");
+        let tips = titles(&doc, "rect");
+        for w in &want {
+            assert_eq!(
+                tips.iter().filter(|t| t.starts_with(w)).count(),
+                1,
+                "{w}: {tips:?}"
+            );
+        }
+        for child in children {
+            assert!(
+                tips.contains(&format!("in {child}")),
+                "legend {child}: {tips:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn bad_options_are_one_line_and_leave_no_file() {
     let dir = scratch_dir("plot-aggregate-bad");
@@ -211,7 +255,7 @@ fn bad_options_are_one_line_and_leave_no_file() {
         ("imbalance", vec!["--metric", "first"]),
         ("density", vec!["--start-time", "9", "--end-time", "1"]),
         ("durations", vec!["--include", "zzz"]),
-        ("durations", vec!["--stack-children"]),
+        ("durations", vec!["--stack-children", "--metric", "max"]),
         ("histogram", vec!["--ranks", "40"]),
     ] {
         let out = plot(&dir, kind, MIXED, "bad.svg", &args);

@@ -84,6 +84,18 @@ fn assert_same_csv(ours: &str, theirs: &str, at: &str) {
 /// Runs the reference on `input` for every kind with `ref_args`, then sp for each kind with
 /// `sp_args`, and compares the tables (`format` csv or json).
 fn compare(input: &Path, ref_args: &[&str], sp_args: &[&str], format: &str, tag: &str) {
+    compare_kinds(&KINDS, input, ref_args, sp_args, format, tag)
+}
+
+/// [`compare`] for `kinds` only.
+fn compare_kinds(
+    kinds: &[(&str, &str)],
+    input: &Path,
+    ref_args: &[&str],
+    sp_args: &[&str],
+    format: &str,
+    tag: &str,
+) {
     let dir = scratch_dir(&format!("plot-data-{tag}"));
     let mut args = vec!["-m", "scope_profiler", "export", "plot-data"];
     args.extend([
@@ -94,10 +106,10 @@ fn compare(input: &Path, ref_args: &[&str], sp_args: &[&str], format: &str, tag:
         format,
         "--plots",
     ]);
-    args.extend(KINDS.map(|(k, _)| k));
+    args.extend(kinds.iter().map(|(k, _)| *k));
     args.extend(ref_args);
     run_python(&dir, &args);
-    for (kind, stem) in KINDS {
+    for &(kind, stem) in kinds {
         let theirs = std::fs::read_to_string(dir.join(format!("ref/{stem}.{format}"))).unwrap();
         let out = dir.join(format!("{stem}.{format}"));
         // The reference's imbalance has its own --imbalance-metric (avg, min, max, total),
@@ -301,6 +313,99 @@ fn json_documents_equal_the_reference() {
     );
 }
 
+/// `--stack-children`: the bars split into own time and children, as the reference splits
+/// them (`segment` column; JSON colours per segment), on every golden profile and with the
+/// options that change which calls and bars there are. Calls that do not nest (big.h5's
+/// overlap) are refused by both.
+#[test]
+fn stacked_durations_equal_the_reference() {
+    let durations = [KINDS[0]];
+    let stack = "--stack-children";
+    let (nests, overlaps) = PROFILES.split_at(7);
+    for (i, path) in nests.iter().enumerate() {
+        let input = repo().join(path);
+        for metric in ["total", "avg"] {
+            let (theirs, ours) = (["--metrics", metric, stack], ["--metric", metric, stack]);
+            let tag = format!("stacked{i}-{metric}");
+            compare_kinds(&durations, &input, &theirs, &ours, "csv", &tag);
+        }
+    }
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let gzip = repo().join("tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5");
+    // Four ranks with nesting three deep and recursion (sp convert's, as the reference's).
+    let dir = scratch_dir("plot-data-stacked-multirank");
+    let examples = repo().join("examples/c_multirank");
+    support::sp_convert(&dir, &[examples.to_str().unwrap(), "-o", "multirank.h5"]);
+    let multirank = dir.join("multirank.h5");
+    let cases: [(&Path, &[&str]); 8] = [
+        (
+            &mixed,
+            &["--combine-regions", "ab=A,B", "--sort-by", "total"],
+        ),
+        (
+            &mixed,
+            &["--exclude", "A", "--top-n", "3", "--sort-by", "avg"],
+        ),
+        (&gzip, &["--ranks", "1", "3-4", "--include", "s.*"]),
+        (&gzip, &["--combine-regions", "s=s.*", "--sort-by", "name"]),
+        (&multirank, &[]),
+        (&multirank, &["--ranks", "1", "2", "--sort-by", "total"]),
+        (&multirank, &["--combine-regions", "deep=descend,late"]),
+        (
+            &multirank,
+            &[
+                "--combine-regions",
+                "o=outer,inner",
+                "--exclude",
+                "prologue",
+            ],
+        ),
+    ];
+    for (i, (input, args)) in cases.into_iter().enumerate() {
+        let mut args = args.to_vec();
+        args.push(stack);
+        let tag = format!("stacked-opts{i}");
+        compare_kinds(&durations, input, &args, &args, "csv", &tag);
+    }
+    let (theirs, ours) = (["--metrics", "avg", stack], ["--metric", "avg", stack]);
+    compare_kinds(&durations, &mixed, &theirs, &ours, "json", "stacked-json");
+    let ranks = ["--ranks", "1", "2", stack];
+    let theirs = [&["--metrics", "avg"], &ranks[..]].concat();
+    let ours = [&["--metric", "avg"], &ranks[..]].concat();
+    compare_kinds(
+        &durations,
+        &multirank,
+        &theirs,
+        &ours,
+        "json",
+        "stacked-json-avg",
+    );
+
+    let dir = scratch_dir("plot-data-stacked-overlap");
+    let input = repo().join(overlaps[0]);
+    let reference = std::process::Command::new(support::python())
+        .current_dir(&dir)
+        .args(["-m", "scope_profiler", "export", "plot-data"])
+        .arg(&input)
+        .args(["-o", "ref", "--plots", "durations", stack])
+        .output()
+        .unwrap();
+    assert!(!reference.status.success());
+    assert!(String::from_utf8_lossy(&reference.stderr).contains("NestingError"));
+    let out = dir.join("durations_data.csv");
+    let ours = sp()
+        .args(["export", "plot-data", "durations"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .arg(stack)
+        .output()
+        .unwrap();
+    assert_eq!(ours.status.code(), Some(1), "{}", show(&ours));
+    assert!(String::from_utf8_lossy(&ours.stderr).contains("do not nest"));
+    assert!(!out.exists());
+}
+
 #[test]
 fn bad_options_are_one_line_with_no_output() {
     let dir = scratch_dir("plot-data-bad");
@@ -312,6 +417,7 @@ fn bad_options_are_one_line_with_no_output() {
         (vec!["density", "--start-time", "5", "--end-time", "1"], 1),
         (vec!["durations", "--include", "nothing_matches"], 1),
         (vec!["durations", "--combine-regions", "g=nothing"], 1),
+        (vec!["durations", "--stack-children", "--metric", "max"], 1),
         (vec!["nosuchkind"], 2),
         (vec!["histogram", "--bins", "0"], 2),
     ] {

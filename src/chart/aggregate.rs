@@ -24,6 +24,7 @@ pub fn data_options(opts: &PlotOptions, bins: usize) -> Options {
         sort_by: opts.sort_by.clone(),
         top_n: opts.top_n,
         combine: opts.combine.clone(),
+        stack_children: opts.stack_children,
         bins: opts.bins.unwrap_or(bins),
         start_time: w.start_ns.map(|ns| ns as f64 / 1e9),
         end_time: w.end_ns.map(|ns| ns as f64 / 1e9),

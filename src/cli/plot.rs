@@ -57,6 +57,7 @@ pub struct Opts {
     top_n: Option<usize>,
     #[arg(long)]
     log_scale: bool,
+    /// Durations: split each bar into own time and the regions it calls (total, avg).
     #[arg(long)]
     stack_children: bool,
     /// Merge regions into named bars: NAME=PATTERN[,PATTERN…].

@@ -25,6 +25,9 @@ pub struct PlotDataOpts {
     /// plot-data durations: merge regions into bars, NAME=PATTERN[,PATTERN…].
     #[arg(long, num_args = 1.., value_name = "NAME=PATTERN", value_parser = |s: &str| sp::chart::plot::parse_combine(s).ok_or("expected NAME=PATTERN[,PATTERN…]"))]
     combine_regions: Vec<(String, Vec<String>)>,
+    /// plot-data durations: split each bar into own time and the regions it calls (total, avg).
+    #[arg(long)]
+    stack_children: bool,
     /// plot-data histogram, density: the number of bins.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     bins: u32,
@@ -55,6 +58,7 @@ impl PlotDataOpts {
             sort_by: self.sort_by.clone(),
             top_n: self.top_n,
             combine: self.combine_regions.clone(),
+            stack_children: self.stack_children,
             bins: self.bins as usize,
             start_time: self.start_time,
             end_time: self.end_time,

@@ -1,11 +1,17 @@
 //! `durations_data`: one bar per region (or per `--combine-regions` group) of a duration
 //! statistic pooled over the selected ranks, in the profile's order unless `--sort-by`
-//! (descending, ties by name; `name` alphabetical) and `--top-n` say otherwise.
+//! (descending, ties by name; `name` alphabetical) and `--top-n` say otherwise. With
+//! `--stack-children` ([`stacked`]) each bar is split into the region's own time and the
+//! time of each region called from it.
+
+use std::collections::{BTreeMap, HashMap};
 
 use super::{pooled, regions, rows, statistic, tab20, Cell, Metric, Options, Run, Table};
+use crate::analysis::calltree;
 use crate::analysis::pattern::Pattern;
+use crate::analysis::selection::Selection;
 use crate::analysis::{Error, Result};
-use crate::schema::Region;
+use crate::schema::{RankCalls, Region};
 
 /// One bar: its name, the regions it pools and its value in seconds (NaN: no calls).
 #[derive(Debug, Clone, PartialEq)]
@@ -166,9 +172,172 @@ pub fn group(
     Ok(out)
 }
 
-/// The table: `file, region, metric, value_seconds`.
+/// The segment of a stacked bar that is its own (exclusive) time.
+pub const SELF: &str = "self";
+
+/// The bars split by `--stack-children` (`_stacked_bar_values`): every bar's time as its
+/// own time ([`SELF`]) plus one segment per region called directly from it, the child's
+/// whole time inside it. Nesting comes from timestamps ([`calltree::build`]) over every
+/// region of the run, filtered out or not, so a segment may name a region with no bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stacked {
+    /// The segments: [`SELF`], then the children by their descending total over the bars
+    /// (ties by name); a child that is a member of a `--combine-regions` group is named by
+    /// its group.
+    pub segments: Vec<String>,
+    /// Per bar (in the bars' order), per segment, seconds: with `--metric avg` per call of
+    /// the bar. NaN where the bar has no calls to divide by.
+    pub values: Vec<Vec<f64>>,
+}
+
+impl Stacked {
+    /// A bar's whole value: the sum of its segments (NaN when one is).
+    pub fn total(&self, bar: usize) -> f64 {
+        self.values[bar].iter().sum()
+    }
+}
+
+/// Splits `bars` (of [`bars`]) into own time and children. Only `total` and `avg` split
+/// that way; a rank whose calls do not nest cannot be split either.
+pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
+    if !matches!(opts.metric, Metric::Total | Metric::Avg) {
+        return Err(Error::Unavailable(format!(
+            "--stack-children splits --metric total and avg only (own time plus children), not {}",
+            opts.metric.name()
+        )));
+    }
+    // Every region's bar: its group's under --combine-regions, else its own name.
+    let kept: Vec<String> = (regions(run.profile, &opts.selection)?.iter())
+        .map(|r| r.name.clone())
+        .collect();
+    let groups = group(&kept, &opts.combine)?;
+    let bar_of: HashMap<&str, &str> = (groups.iter())
+        .flat_map(|(bar, members)| members.iter().map(move |m| (m.as_str(), bar.as_str())))
+        .collect();
+    let all = regions(run.profile, &Selection::all())?;
+    let mut labels: Vec<&str> = Vec::new();
+    let mut label_index: HashMap<&str, usize> = HashMap::new();
+    let of_region: Vec<usize> = (all.iter())
+        .map(|r| {
+            let label = bar_of.get(r.name.as_str()).copied().unwrap_or(&r.name);
+            *label_index.entry(label).or_insert_with(|| {
+                labels.push(label);
+                labels.len() - 1
+            })
+        })
+        .collect();
+    let mut ranks: Vec<u32> = (all.iter())
+        .flat_map(|r| r.ranks.iter().map(|row| row.rank))
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    if let Some(keep) = &opts.selection.ranks {
+        ranks.retain(|r| keep.contains(r));
+    }
+    // Nanoseconds, summed per rank in the calls' order and then over the ranks, as numpy's
+    // bincount does it.
+    let mut own = vec![0.0f64; labels.len()];
+    let mut children: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    for rank in ranks {
+        let rows = (all.iter())
+            .map(|r| rank_row(run, r, rank))
+            .collect::<Result<Vec<Region>>>()?;
+        let refs: Vec<&Region> = rows.iter().collect();
+        let calls = calltree::build(&refs, rank).map_err(|_| {
+            Error::Unavailable(format!(
+                "rank {rank}'s calls do not nest (a call ends inside another one), so \
+                 --stack-children cannot split the bars"
+            ))
+        })?;
+        let mut own_rank = vec![0.0f64; labels.len()];
+        let mut children_rank: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+        for c in &calls {
+            let bar = of_region[c.region];
+            own_rank[bar] += c.exclusive_ns as f64;
+            // A call under its own bar (recursion, two members of one group) stays in its
+            // own time, so the segments add up to the bar.
+            let parent = c.parent.map(|p| of_region[calls[p].region]);
+            if let Some(parent) = parent.filter(|&p| p != bar) {
+                let entry = children_rank.entry((parent, bar)).or_insert(0.0);
+                *entry += c.end_ns.wrapping_sub(c.start_ns) as f64;
+            }
+        }
+        own.iter_mut().zip(own_rank).for_each(|(t, v)| *t += v);
+        for (key, v) in children_rank {
+            *children.entry(key).or_insert(0.0) += v;
+        }
+    }
+    let bar_labels: Vec<Option<usize>> = (bars.iter())
+        .map(|b| label_index.get(b.name.as_str()).copied())
+        .collect();
+    let mut pooled: BTreeMap<usize, f64> = BTreeMap::new();
+    for &(parent, child) in children.keys() {
+        if bar_labels.contains(&Some(parent)) {
+            *pooled.entry(child).or_insert(0.0) += children[&(parent, child)];
+        }
+    }
+    let mut order: Vec<(usize, f64)> = pooled.into_iter().collect();
+    order.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| labels[a.0].cmp(labels[b.0]))
+    });
+    let mut segments = vec![SELF.to_string()];
+    segments.extend(order.iter().map(|(l, _)| labels[*l].to_string()));
+    let values = (bars.iter().zip(&bar_labels))
+        .map(|(bar, label)| {
+            let calls = match opts.metric {
+                Metric::Avg => (bar.members.iter())
+                    .filter_map(|m| run.profile.region(m))
+                    .flat_map(|r| rows(r, &opts.selection.ranks))
+                    .map(|row| row.calls() as f64)
+                    .sum(),
+                _ => 1.0,
+            };
+            let ns = |segment: Option<usize>| match (label, segment) {
+                (Some(l), None) => own[*l],
+                (Some(l), Some(child)) => children.get(&(*l, child)).copied().unwrap_or(0.0),
+                (None, _) => 0.0,
+            };
+            let own_then_children =
+                std::iter::once(None).chain(order.iter().map(|(l, _)| Some(*l)));
+            own_then_children
+                .map(|segment| match calls == 0.0 {
+                    true => f64::NAN,
+                    false => ns(segment) / 1e9 / calls,
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Stacked { segments, values })
+}
+
+/// `region` with only its calls on `rank` (none when it has no row there), read.
+fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> {
+    let mut row = Region {
+        name: region.name.clone(),
+        ranks: Vec::new(),
+    };
+    if let Some(stored) = region.rank(rank) {
+        let events = run.source.events(stored)?.into_owned();
+        row.ranks.push(RankCalls {
+            lanes: events.lanes().or_else(|| stored.lanes.clone()),
+            starts: events.starts,
+            ends: events.ends,
+            rank,
+            ..RankCalls::default()
+        });
+    }
+    Ok(row)
+}
+
+/// The table: `file, region, metric, value_seconds`; with `--stack-children`
+/// `file, region, metric, segment, value_seconds`, segment by segment, each bar's own time
+/// always and a child only where it is not zero.
 pub fn table(run: &Run, opts: &Options) -> Result<Table> {
     let bars = bars(run, opts)?;
+    if opts.stack_children {
+        return stacked_table(run, opts, &bars);
+    }
     let rows = (bars.into_iter())
         .map(|b| {
             vec![
@@ -192,6 +361,41 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
             ("colors", serde_json::Value::Object(colors)),
             ("metrics", serde_json::json!([opts.metric.name()])),
             ("options", serde_json::json!({"stack_children": false})),
+        ],
+    })
+}
+
+/// The `--stack-children` table and its segment colours.
+fn stacked_table(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Table> {
+    let stacked = stacked(run, opts, bars)?;
+    let mut rows = Vec::new();
+    for (s, segment) in stacked.segments.iter().enumerate() {
+        for (bar, values) in bars.iter().zip(&stacked.values) {
+            if s > 0 && values[s] == 0.0 {
+                continue;
+            }
+            rows.push(vec![
+                Cell::Text(run.label.clone()),
+                Cell::Text(bar.name.clone()),
+                Cell::Text(opts.metric.name().into()),
+                Cell::Text(segment.clone()),
+                Cell::Float(values[s]),
+            ]);
+        }
+    }
+    let colors: serde_json::Map<String, serde_json::Value> = (stacked.segments.iter())
+        .zip(tab20(stacked.segments.len()))
+        .map(|(segment, color)| (segment.clone(), color.into()))
+        .collect();
+    Ok(Table {
+        kind: super::Kind::Durations,
+        header: vec!["file", "region", "metric", "segment", "value_seconds"],
+        rows,
+        rows_key: "bars",
+        extra: vec![
+            ("colors", serde_json::Value::Object(colors)),
+            ("metrics", serde_json::json!([opts.metric.name()])),
+            ("options", serde_json::json!({"stack_children": true})),
         ],
     })
 }

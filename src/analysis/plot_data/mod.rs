@@ -143,6 +143,8 @@ pub struct Options {
     pub top_n: Option<usize>,
     /// `--combine-regions NAME=PATTERN,…`: bars pooling the regions the patterns match.
     pub combine: Vec<(String, Vec<String>)>,
+    /// Durations: split each bar into own time and children ([`durations::stacked`]).
+    pub stack_children: bool,
     /// Histogram: duration bins; density: time bins.
     pub bins: usize,
     /// Density: the window, seconds from the first call.
@@ -160,6 +162,7 @@ impl Default for Options {
             sort_by: None,
             top_n: None,
             combine: Vec::new(),
+            stack_children: false,
             bins: 30,
             start_time: None,
             end_time: None,
