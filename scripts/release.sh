@@ -8,6 +8,7 @@
 #   scripts/release.sh --page      build web/dist/sp.html only, as a release has it
 #   scripts/release.sh --pack      write dist/ from binaries and page already built
 #   scripts/release.sh --check     pack twice from the built files and compare the bytes
+#   scripts/release.sh --files [SP] list an archive's files (SP names the subcommands)
 #
 # Reproducible: the binaries are built with the paths of this machine remapped (the
 # checkout and $CARGO_HOME, whose crate sources panic messages name), and the archives have
@@ -50,6 +51,21 @@ build_binaries() {
   for target in "${TARGETS[@]}"; do timed build_binary "$target"; done
 }
 
+# The subcommands that binary $1 lists in its --help (each has a man page).
+subcommands() {
+  "$1" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on && $1 != "help" { print $1 }'
+}
+
+# The paths of an archive's files under its top directory, sorted; $1 is an sp binary that
+# names the subcommands. stage() writes exactly these; packaging/ installs each of them.
+archive_files() {
+  {
+    printf '%s\n' sp sp.html README.md LICENSE-MIT LICENSE-APACHE SHA256SUMS man/man1/sp.1
+    subcommands "$1" | sed 's|.*|man/man1/sp-&.1|'
+    printf '%s\n' completions/sp.bash completions/_sp completions/sp.fish
+  } | LC_ALL=C sort
+}
+
 # Fills directory $2 with the files of target $1's archive.
 stage() {
   local target=$1 dir=$2 bin="$TARGET_DIR/$1/release/sp" host="$TARGET_DIR/x86_64-unknown-linux-musl/release/sp"
@@ -62,13 +78,17 @@ stage() {
   cp web/dist/sp.html README.md LICENSE-MIT LICENSE-APACHE "$dir/"
   # The pages and completions are text made by the x86-64 binary (the same on every target).
   "$host" man >"$dir/man/man1/sp.1"
-  for sub in $("$host" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on && $1 != "help" { print $1 }'); do
+  for sub in $(subcommands "$host"); do
     "$host" man "$sub" >"$dir/man/man1/sp-$sub.1"
   done
   "$host" completions bash >"$dir/completions/sp.bash"
   "$host" completions zsh >"$dir/completions/_sp"
   "$host" completions fish >"$dir/completions/sp.fish"
   (cd "$dir" && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum >SHA256SUMS)
+  if ! diff <(cd "$dir" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) <(archive_files "$host") >&2; then
+    echo "release: $dir does not hold the files archive_files lists" >&2
+    exit 1
+  fi
 }
 
 # Packs directory $1 (its last component is the archive's top directory) into $2.
@@ -83,6 +103,19 @@ pack() {
   mv "$out.tmp" "$out"
 }
 
+# The packaging files with this release's checksums filled in (packaging/README.md):
+# dist/easybuild/sp-VERSION.eb and dist/spack/sp/package.py.
+package_files() {
+  local sums=()
+  for target in "${TARGETS[@]}"; do
+    sums+=(-e "s/@SHA256_${target%%-*}@/$(sha256sum "dist/$(archive_name "$target").tar.gz" | cut -d' ' -f1)/")
+  done
+  mkdir -p dist/easybuild dist/spack/sp
+  sed "${sums[@]}" "packaging/easybuild/sp-$VERSION.eb" >"dist/easybuild/sp-$VERSION.eb"
+  sed "${sums[@]}" packaging/spack/package.py >dist/spack/sp/package.py
+  echo "release: dist/easybuild/sp-$VERSION.eb and dist/spack/sp/package.py with the archives' sha256"
+}
+
 pack_all() {
   mkdir -p dist
   for target in "${TARGETS[@]}"; do
@@ -92,6 +125,7 @@ pack_all() {
     pack "dist/$name" "dist/$name.tar.gz"
     echo "release: dist/$name.tar.gz $(wc -c <"dist/$name.tar.gz") bytes, sha256 $(sha256sum "dist/$name.tar.gz" | cut -d' ' -f1)"
   done
+  package_files
 }
 
 # Stages and packs every archive twice, in two scratch directories, and compares the bytes.
@@ -122,8 +156,9 @@ case ${1:-} in
   --page) timed build_page ;;
   --pack) timed pack_all ;;
   --check) check ;;
+  --files) archive_files "${2:-$TARGET_DIR/x86_64-unknown-linux-musl/release/sp}" ;;
   *)
-    echo "usage: scripts/release.sh [--binaries | --page | --pack | --check]" >&2
+    echo "usage: scripts/release.sh [--binaries | --page | --pack | --check | --files [SP]]" >&2
     exit 2
     ;;
 esac
