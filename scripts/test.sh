@@ -40,6 +40,11 @@ fi
 echo "$musl_bin is statically linked"
 SP_BIN="$PWD/$musl_bin" cargo test --test golden
 
+# The aarch64 release build is most of this step's time (docs/install.md has the figures).
+step "static aarch64 build writes the same bytes as x86-64 (every golden conversion, under qemu)"
+cargo build --release --target aarch64-unknown-linux-musl
+scripts/check-aarch64.sh "$musl_bin" target/aarch64-unknown-linux-musl/release/sp
+
 # --- The browser page (web/): its wasm linted, the page built, then driven in chromium ---
 step "browser page: build web/dist/sp.html and run its Playwright tests over file://"
 cargo clippy -p sp-web --target wasm32-unknown-unknown -- -D warnings
