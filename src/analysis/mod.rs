@@ -36,6 +36,7 @@ pub mod overview;
 pub mod pattern;
 pub mod plot_data;
 pub mod quantiles;
+pub mod rank_distribution;
 pub mod report;
 pub mod rows;
 pub mod runs;
