@@ -2,7 +2,8 @@
 //! on each selected rank that called it, ranks ascending, with its mean over those ranks.
 
 use super::{
-    durations, ranks_or_all, region_colors, regions, statistic, Cell, Metric, Options, Run, Table,
+    durations, ranks_or_all, region_colors, regions, rows_by_rank, statistic, Cell, Metric,
+    Options, Run, Table,
 };
 use crate::analysis::numeric;
 use crate::analysis::{Error, Result};
@@ -28,8 +29,9 @@ pub fn lines(run: &Run, opts: &Options) -> Result<Vec<Line>> {
     let mut out = Vec::new();
     for region in regions(run.profile, &opts.selection)? {
         let (mut rs, mut vs) = (Vec::new(), Vec::new());
+        let rows = rows_by_rank(region);
         for &rank in &ranks {
-            let Some(row) = region.rank(rank) else {
+            let Some(row) = rows.get(&rank) else {
                 continue;
             };
             let d = durations(run.source, row)?;

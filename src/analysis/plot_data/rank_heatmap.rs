@@ -1,7 +1,7 @@
 //! `rank_heatmap_data`: the total duration of each region on each selected rank (0 where
 //! the rank never entered it), regions in the profile's order, ranks within each region.
 
-use super::{durations, ranks_or_all, regions, Cell, Options, Run, Table};
+use super::{durations, ranks_or_all, regions, rows_by_rank, Cell, Options, Run, Table};
 use crate::analysis::numeric;
 use crate::analysis::{Error, Result};
 
@@ -31,8 +31,9 @@ pub fn heatmap(run: &Run, opts: &Options) -> Result<Heatmap> {
     let mut values = Vec::with_capacity(kept.len());
     for region in &kept {
         let mut col = Vec::with_capacity(ranks.len());
-        for &rank in &ranks {
-            let v = match region.rank(rank) {
+        let rows = rows_by_rank(region);
+        for rank in &ranks {
+            let v = match rows.get(rank) {
                 Some(row) => numeric::sum(&durations(run.source, row)?),
                 None => 0.0,
             };
