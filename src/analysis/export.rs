@@ -72,6 +72,18 @@ pub struct Exporter<'f, R: ReadAt> {
 impl<'f, R: ReadAt> Exporter<'f, R> {
     /// Reads what an export needs of `file`; the run is labelled by its `label` metadata,
     /// else `fallback_label` (the file's stem, say).
+    /// The export of a profile already read whole (a JSON profile): its calls are loaded,
+    /// and it has no lane table to name threads and tasks by.
+    pub fn of_profile(profile: Profile, fallback_label: &str) -> Self {
+        let label = label(&profile).unwrap_or_else(|| fallback_label.to_owned());
+        Exporter {
+            profile,
+            reader: None,
+            lanes: Lanes::default(),
+            label,
+        }
+    }
+
     pub fn open(file: &'f File<R>, fallback_label: &str) -> Result<Self> {
         let profile = load::read_index(file)?;
         let reader = EventReader::open(file)?;

@@ -8,7 +8,7 @@ use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric
 use sp::analysis::Selection;
 use sp::schema::Profile;
 
-use super::local_file::open_h5;
+use super::local_file::{open_profile, ProfileFile};
 use super::options::{named, FormatArg, RegionFilter};
 use super::terminal::print;
 use super::Failure;
@@ -143,10 +143,13 @@ impl Common {
 
 /// Reads `path` as `metric` needs.
 fn read(path: &Path, metric: Metric) -> Result<Profile, Failure> {
-    let file = open_h5(path)?;
+    let file = match open_profile(path)? {
+        ProfileFile::H5(file) => file,
+        ProfileFile::Json(profile) => return Ok(profile),
+    };
     metric
         .reading()
-        .read(&file)
+        .read(&*file)
         .map_err(|e| Failure::analysis(path, e))
 }
 

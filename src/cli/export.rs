@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use sp::analysis::export::{Exporter, Format};
 use sp::analysis::{parse_ranks, Selection};
 
+use super::local_file::ProfileFile;
 use super::options::OutputArg;
 use super::Failure;
 
@@ -104,12 +105,17 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     };
     opts.stacks.only_for_stacks()?;
     let path = &opts.file;
-    let file = super::local_file::open_h5(path)?;
+    let file = super::local_file::open_profile(path)?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let exporter = Exporter::open(&file, &stem).map_err(|e| Failure::analysis(path, e))?;
+    let exporter = match &file {
+        ProfileFile::H5(h5) => {
+            Exporter::open(&**h5, &stem).map_err(|e| Failure::analysis(path, e))?
+        }
+        ProfileFile::Json(profile) => Exporter::of_profile(profile.clone(), &stem),
+    };
     let mut out = opts.output.create()?;
     exporter
         .write(format, &selection, out.writer())

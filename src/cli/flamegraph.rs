@@ -11,7 +11,7 @@ use sp::chart::flamegraph::{self, Options, Order, RenderError, Rendering};
 use sp::chart::svg::Sizing;
 use sp::chart::Format;
 
-use super::local_file::{open_h5, profile_index};
+use super::local_file::{open_profile, profile_index};
 use super::output::{prepare, AtomicOutput};
 use super::Failure;
 
@@ -67,7 +67,7 @@ impl StackOpts {
         }
         let mut selection = Selection::new(self.include.as_deref(), self.exclude.as_deref(), None)?;
         selection.ranks = ranks.ranks;
-        let h5 = open_h5(file)?;
+        let h5 = open_profile(file)?;
         let (profile, reader, label) = profile_index(file, &h5)?;
         let rows: &dyn sp::analysis::RowSource = match &reader {
             Some(r) => r,

@@ -6,14 +6,12 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use sp::analysis::report::compute::{file_rows, FileRows};
+use sp::analysis::report::compute::{file_rows, profile_rows, FileRows};
 use sp::analysis::report::{Column, FileReport, ReportOptions, ReportWriter};
 use sp::analysis::{PercentageMode, SortKey};
-use sp::hdf5lite::reader::File;
-use sp::io::ReadAt;
 use sp::text::Show;
 
-use super::local_file::LocalFile;
+use super::local_file::{open_profile, ProfileFile};
 use super::options::{named, FormatArg, RegionFilter};
 use super::Failure;
 use sp::analysis::report::threads::Threads;
@@ -109,15 +107,18 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let show = Show::for_terminal(stdout.is_terminal());
     let mut report = ReportWriter::new(stdout.lock(), format, options.clone()).show(show);
     for path in &opts.files {
-        let source = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
-        let size = source.len();
-        let file = File::open(source).map_err(|e| Failure::hdf5(path, e))?;
+        let size = std::fs::metadata(path)
+            .map_err(|e| Failure::io(path, "cannot open", e))?
+            .len();
         let FileRows {
             profile,
             rows,
             from_calls,
-        } = file_rows(&file, &options, format, &selection, &Threads)
-            .map_err(|e| Failure::analysis(path, e))?;
+        } = match open_profile(path)? {
+            ProfileFile::H5(file) => file_rows(&*file, &options, format, &selection, &Threads)
+                .map_err(|e| Failure::analysis(path, e))?,
+            ProfileFile::Json(profile) => profile_rows(profile, &options, &selection),
+        };
         let name = path.display().to_string();
         report
             .file(&FileReport {

@@ -10,6 +10,7 @@ use sp::analysis::report::compute::Runner;
 use sp::analysis::runs::{self, Run};
 use sp::analysis::Selection;
 
+use super::local_file::ProfileFile;
 use super::Failure;
 use sp::analysis::report::threads::Threads;
 
@@ -28,8 +29,11 @@ pub fn read(
     let job = |i: usize| {
         let path = &files[i];
         let name = path.display().to_string();
-        let run = super::local_file::open_h5(path).and_then(|f| {
-            runs::read(&name, &f, selection, metric).map_err(|e| Failure::analysis(path, e))
+        let run = super::local_file::open_profile(path).and_then(|f| match f {
+            ProfileFile::H5(f) => {
+                runs::read(&name, &*f, selection, metric).map_err(|e| Failure::analysis(path, e))
+            }
+            ProfileFile::Json(profile) => Ok(Run::of(&name, &profile, selection)),
         });
         Ok(run)
     };

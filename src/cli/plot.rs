@@ -7,7 +7,7 @@ use clap::Args;
 use sp::chart::color::Theme;
 use sp::chart::plot::{self, Input, Metric, PlotOptions};
 
-use super::local_file::{open_h5, profile_index};
+use super::local_file::{open_profile, profile_index};
 use super::options::RegionFilter;
 use super::output::{prepare, AtomicOutput};
 use super::Failure;
@@ -96,7 +96,7 @@ pub fn run(o: Opts) -> Result<(), Failure> {
         ..PlotOptions::default()
     };
     let paths = sp::io::inputs::expand(&o.files)?;
-    let files = (paths.iter().map(|p| open_h5(p))).collect::<Result<Vec<_>, _>>()?;
+    let files = (paths.iter().map(|p| open_profile(p))).collect::<Result<Vec<_>, _>>()?;
     let loaded = (paths.iter().zip(&files))
         .map(|(path, h5)| profile_index(path, h5))
         .collect::<Result<Vec<_>, _>>()?;

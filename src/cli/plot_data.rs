@@ -7,7 +7,7 @@ use clap::Args;
 use sp::analysis::plot_data::{self, Kind, Metric, Options, Run};
 use sp::analysis::Selection;
 
-use super::local_file::{open_h5, profile_index};
+use super::local_file::{open_profile, profile_index};
 use super::Failure;
 
 /// The options of `sp export plot-data` (the reference's; the other formats ignore them).
@@ -64,7 +64,7 @@ impl PlotDataOpts {
             end_time: self.end_time,
             min_duration: self.min_duration,
         };
-        let h5 = open_h5(path)?;
+        let h5 = open_profile(path)?;
         let (profile, reader, label) = profile_index(path, &h5)?;
         let input = sp::chart::plot::Input::new("", &profile, reader.as_ref(), &label);
         let run = Run {

@@ -16,6 +16,7 @@
 
 pub mod error;
 pub mod import;
+pub mod json;
 pub mod lanes;
 pub mod likwid;
 pub mod merged;

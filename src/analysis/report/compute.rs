@@ -87,6 +87,39 @@ pub fn file_rows<R: ReadAt + Sync>(
     })
 }
 
+/// The rows of a profile already read whole (a JSON profile, which is parsed whole as the
+/// reference parses it), as [`file_rows`] gives them for an HDF5 file: from the calls, from
+/// each row's statistics for the flat index-only reading, or none with `metadata_only`.
+pub fn profile_rows(
+    mut profile: Profile,
+    options: &ReportOptions,
+    selection: &Selection,
+) -> FileRows {
+    match options.reading() {
+        Reading::Metadata => {
+            profile.regions.clear();
+            profile.region_names.clear();
+            profile.depth = Depth::Metadata;
+        }
+        // What the index read gives: each row's statistics, not its calls.
+        Reading::Summary | Reading::FromEvents if profile.has_events() => {
+            FromEvents::plan(&mut profile);
+            for row in profile.regions.iter_mut().flat_map(|r| r.ranks.iter_mut()) {
+                (row.starts, row.ends, row.gpu, row.lanes) = Default::default();
+            }
+            profile.depth = Depth::Index;
+        }
+        _ => {}
+    }
+    let rows = options.rows(&profile, selection);
+    let from_calls = profile.has_events();
+    FileRows {
+        profile,
+        rows,
+        from_calls,
+    }
+}
+
 /// The rows by the library's jobs over the index: the flat rows with percentiles
 /// ([`FlatJobs`], one per region) or the call tree ([`TreeJobs`], one per rank); `None`
 /// without event columns or where the library leaves the rows to the full read.
