@@ -121,12 +121,8 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
     let (profile, likwid) = import::read_input(&file, Depth::Spans).map_err(profile_error)?;
     let columns = match profile.layout {
         ProfileLayout::Columnar => {
-            let (delta, first, second) = time_columns(&file).map_err(profile_error)?;
-            Some(TimeColumns {
-                delta,
-                first,
-                second,
-            })
+            let (delta, ..) = time_columns(&file).map_err(profile_error)?;
+            Some(TimeColumns { delta })
         }
         _ => None,
     };

@@ -88,11 +88,11 @@ impl RegionRecord for Record {
         self.min_start
     }
 
-    fn source(&self) -> (Option<&str>, Option<i64>, Option<&str>) {
+    fn take_source(&mut self) -> (Option<String>, Option<i64>, Option<String>) {
         (
-            self.source_file.as_deref(),
+            self.source_file.take(),
             self.source_line,
-            self.source_text.as_deref(),
+            self.source_text.take(),
         )
     }
 }

@@ -137,9 +137,9 @@ impl Column {
 }
 
 /// The reference's note (`summary.gpu_timing_warnings`) on rows whose GPU time exceeds twice their CPU time, if any.
-pub fn gpu_timing_warning(rows: &[RegionRow]) -> Option<String> {
+pub fn gpu_timing_warning<'a>(rows: impl IntoIterator<Item = &'a RegionRow>) -> Option<String> {
     let mut names: Vec<&str> = rows
-        .iter()
+        .into_iter()
         .filter(|r| matches!((r.gpu_total, r.total), (Some(g), Some(t)) if g > 2.0 * t))
         .map(|r| r.name.as_str())
         .collect();
