@@ -152,6 +152,8 @@ pub struct App {
     pub lanes: std::cell::RefCell<HashMap<u32, Result<super::lanes::RankLanes, String>>>,
     /// The first rank the heatmap shows.
     pub rank_offset: usize,
+    /// Ranks: the region whose ranks are listed by value (Enter on a region of many ranks).
+    pub rank_drill: Option<(String, Vec<sp::analysis::rank_distribution::RankValue>)>,
 }
 
 impl App {
@@ -186,6 +188,7 @@ impl App {
             window: None,
             lanes: Default::default(),
             rank_offset: 0,
+            rank_drill: None,
         };
         for i in 0..app.docs.len() {
             if app.docs[i].wants_tree() {
@@ -219,6 +222,7 @@ impl App {
             None => Err(format!("{} is not a profile", doc.name)),
         };
         self.report = of(&self.docs[0], &self.options);
+        self.rank_drill = None;
         self.other = self.docs.get(1).map(|d| of(d, &self.options));
     }
 

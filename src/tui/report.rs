@@ -6,6 +6,7 @@
 
 use sp::analysis::balance::{rank_balance, Balance};
 use sp::analysis::overview::{overview, Overview};
+use sp::analysis::rank_distribution::{distribution, Distribution, OUTLIERS_SHOWN};
 use sp::analysis::{
     parse_ranks, region_rows, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
 };
@@ -64,6 +65,9 @@ pub struct Report {
     pub tree: bool,
     pub overview: Overview,
     pub balance: Option<Balance>,
+    /// Each balance region's distribution over the ranks, with its whiskers, computed when
+    /// first shown ([`spread`](Self::spread)).
+    spread: std::cell::OnceCell<Vec<(Distribution, (f64, f64))>>,
 }
 
 impl Report {
@@ -100,6 +104,23 @@ impl Report {
             tree,
             overview,
             balance,
+            spread: Default::default(),
+        })
+    }
+
+    /// Each balance region's distribution over the ranks, with its whiskers (the smallest
+    /// and largest values within the outlier fences), in the balance's order.
+    pub fn spread(&self) -> &[(Distribution, (f64, f64))] {
+        self.spread.get_or_init(|| {
+            self.balance.as_ref().map_or(Vec::new(), |b| {
+                (b.regions.iter())
+                    .filter_map(|r| {
+                        let d = distribution(&b.ranks, &r.values, OUTLIERS_SHOWN)?;
+                        let w = d.whiskers(&r.values);
+                        Some((d, w))
+                    })
+                    .collect()
+            })
         })
     }
 }

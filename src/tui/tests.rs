@@ -256,3 +256,58 @@ fn screenshots() {
         }
     }
 }
+
+/// A profile of 300 ranks written to a scratch file: `solve` and `halo`, one call each a
+/// rank, rank 123 far the slowest in `solve`.
+fn many_ranks_file() -> PathBuf {
+    use sp::schema::{Merger, RegionCalls};
+    let path = std::env::temp_dir().join(format!("sp-tui-many-ranks-{}.h5", std::process::id()));
+    let mut merger = Merger::new();
+    let call = |name: &str, start: i64, end: i64| RegionCalls {
+        name: name.into(),
+        source_file: None,
+        source_line: None,
+        source_text: None,
+        starts: vec![start],
+        ends: vec![end],
+    };
+    for rank in 0..300u32 {
+        let solve = if rank == 123 {
+            9_000_000
+        } else {
+            1_000_000 + i64::from(rank * 37 % 50) * 1_000
+        };
+        let halo = 500_000 + i64::from(rank * 11 % 20) * 1_000;
+        let regions = vec![call("solve", 0, solve), call("halo", solve, solve + halo)];
+        merger
+            .add_rank(&format!("r{rank}.spt"), i64::from(rank), regions, None)
+            .unwrap();
+    }
+    let writer = sp::schema::write::to_hdf5(&merger.finish(Some("many"))).unwrap();
+    let mut out = std::fs::File::create(&path).unwrap();
+    writer.finish(&mut out).unwrap();
+    path
+}
+
+#[test]
+fn many_ranks_show_their_distribution_and_drill_down() {
+    let path = many_ranks_file();
+    let mut app = App::new(vec![Doc::open(&path).unwrap()], Look::mono());
+    app.docs[0].name = "many_ranks.h5".into();
+    wait(&mut app);
+    app.view = View::Ranks;
+    let screen = text(&render(&app, 160, 30));
+    snapshot("many_ranks_160x30", &screen);
+    assert!(screen.contains("rank 123"), "{screen}");
+    // Enter lists the selected region's ranks by value; only the rows on screen.
+    press(&mut app, KeyCode::Enter);
+    let screen = text(&render(&app, 160, 30));
+    snapshot("many_ranks_drill_160x30", &screen);
+    assert!(screen.lines().count() <= 30);
+    press(&mut app, KeyCode::End);
+    let screen = text(&render(&app, 160, 30));
+    assert!(screen.contains(" 300 "), "{screen}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.rank_drill.is_none());
+    let _ = std::fs::remove_file(path);
+}
