@@ -242,6 +242,13 @@ test('a heatmap of 10,000 ranks draws and selects', async () => {
   assert.equal(n, 10000);
   const ms = await page.evaluate(() => { const t = performance.now(); SP.ranks.draw(SP.current); return performance.now() - t; });
   assert.ok(ms < 1000, `a redraw took ${ms} ms`);
+  // Past 256 ranks the table adds each region's quartiles and names its outlier ranks: in
+  // solve, the stragglers (rank % 997 == 13) farthest from the median.
+  const heads = await page.$$eval('#balance-table thead th', (ths) => ths.map((t) => t.textContent));
+  assert.ok(heads.includes('quartiles') && heads.includes('outlier ranks'), heads.join());
+  const outliers = await page.textContent('#balance-table tr[data-name="solve"] td.outliers');
+  const first = Number(/rank (\d+)/.exec(outliers)[1]);
+  assert.equal(first % 997, 13, outliers);
   const box = await page.locator('#heatmap').boundingBox();
   const geo = await page.evaluate(() => ({ label: SP.ranks.LABEL, axis: SP.ranks.AXIS, row: SP.ranks.ROW }));
   // Zoom in around the middle, then click.

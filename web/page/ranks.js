@@ -67,15 +67,31 @@ SP.ranks.render = (fs, root) => {
 SP.ranks.LINES = 12;
 
 SP.ranks.table = (fs, b) => {
+  // Past 256 ranks the library adds each line's distribution: quartiles and outlier ranks.
+  const spread = b.spread;
   const head = ['region', 'mean', 'min', 'max', 'slowest rank', 'imbalance', 'excess', 'min · mean · max'];
+  if (spread) head.splice(4, 0, 'quartiles', 'outlier ranks');
   const tbody = SP.el('tbody');
   const shown = fs.allLines ? b.lines : b.lines.slice(0, SP.ranks.LINES);
+  const outliers = (s, name) => {
+    if (!s) return SP.el('td', { text: '-' });
+    const td = SP.el('td', { class: 'left outliers', title: s.outlier_count + ' ranks beyond 1.5 × the interquartile range' },
+      s.outlier_count.toLocaleString('en-US') + (s.outliers.length ? ': ' : ''));
+    s.outliers.slice(0, 3).forEach((o, i) => {
+      if (i) td.append(', ');
+      td.append(SP.el('a', { class: 'region', text: 'rank ' + o.rank, title: o.text + ' · select this rank', onclick: () => SP.ranks.select(fs, o.rank, name) }));
+    });
+    return td;
+  };
   for (const l of shown) {
+    const s = spread ? spread[b.lines.indexOf(l)] : null;
+    const extra = spread ? [SP.el('td', { text: s ? s.quartiles_text : '-', title: 'first quartile · median · third quartile' }), outliers(s, l.name)] : [];
     tbody.append(SP.el('tr', { dataset: { name: l.name }, class: fs.selection.region === l.name ? 'selected' : null },
       SP.el('td', { class: 'name left' }, SP.el('a', { class: 'region', text: l.name, onclick: () => SP.goToRegion(l.name) })),
       SP.el('td', { text: l.mean_text, title: l.mean + ' s' }),
       SP.el('td', { text: l.min_text, title: l.min + ' s' }),
       SP.el('td', { text: l.max_text, title: l.max + ' s' }),
+      ...extra,
       SP.el('td', {}, SP.el('a', { class: 'region', text: String(l.slowest), title: 'Select this rank', onclick: () => SP.ranks.select(fs, l.slowest, l.name) })),
       SP.el('td', { class: l.flag ? 'flag' : null, text: l.imbalance_text, title: l.imbalance + ' %' }),
       SP.el('td', { text: l.excess_text, title: l.excess + ' s' }),
@@ -84,7 +100,7 @@ SP.ranks.table = (fs, b) => {
         SP.el('span', { class: 'mean', style: 'left:' + l.mean_pos + '%' })))));
   }
   const table = SP.el('table', { class: 'grid balance', id: 'balance-table' },
-    SP.el('thead', {}, SP.el('tr', {}, head.map((h, i) => SP.el('th', { class: i === 0 || i === 7 ? 'left' : null, text: h })))), tbody);
+    SP.el('thead', {}, SP.el('tr', {}, head.map((h, i) => SP.el('th', { class: i === 0 || h === 'min · mean · max' || h === 'outlier ranks' ? 'left' : null, text: h })))), tbody);
   if (b.lines.length <= SP.ranks.LINES) return table;
   const more = SP.el('div', { class: 'toolbar' }, SP.el('button', {
     text: fs.allLines ? 'show the first ' + SP.ranks.LINES : 'show all ' + b.lines.length + ' regions',

@@ -7,6 +7,7 @@ use sp::analysis::balance::{balance_lines, deviation, Balance};
 use sp::analysis::metadata::PyValue;
 use sp::analysis::overview::{Overview, Part};
 use sp::analysis::quantiles::Percentiles;
+use sp::analysis::rank_distribution::{distribution, MANY_RANKS, OUTLIERS_SHOWN};
 use sp::analysis::units::duration_text;
 use sp::schema::Profile;
 
@@ -79,7 +80,31 @@ pub fn balance_json(balance: &Balance, bin: &mut Vec<u8>) -> Json {
             bin.extend_from_slice(&shade.to_le_bytes());
         }
     }
-    json!({
+    // Past MANY_RANKS ranks, each line's distribution over them (quartiles, outlier ranks).
+    let spread: Option<Vec<Json>> = (balance.ranks.len() > MANY_RANKS).then(|| {
+        (balance.regions.iter())
+            .map(
+                |r| match distribution(&balance.ranks, &r.values, OUTLIERS_SHOWN) {
+                    None => Json::Null,
+                    Some(d) => json!({
+                        "q1": d.q1, "median": d.median, "q3": d.q3,
+                        "quartiles_text": format!(
+                            "{} · {} · {}",
+                            duration_text(Some(d.q1)),
+                            duration_text(Some(d.median)),
+                            duration_text(Some(d.q3))
+                        ),
+                        "outlier_count": d.outlier_count,
+                        "outliers": d.outliers.iter().map(|o| json!({
+                            "rank": o.rank, "value": o.value,
+                            "text": duration_text(Some(o.value)),
+                        })).collect::<Vec<_>>(),
+                    }),
+                },
+            )
+            .collect()
+    });
+    let mut out = json!({
         "metric": balance.metric(),
         "own": balance.own,
         "ranks": balance.ranks,
@@ -98,7 +123,11 @@ pub fn balance_json(balance: &Balance, bin: &mut Vec<u8>) -> Json {
             "flag": l.flag,
             "low": l.low, "high": l.high, "mean_pos": l.mean_pos,
         })).collect::<Vec<_>>(),
-    })
+    });
+    if let (Some(spread), Some(map)) = (spread, out.as_object_mut()) {
+        map.insert("spread".into(), Json::Array(spread));
+    }
+    out
 }
 
 /// One heatmap cell in words (see [`Balance::cell`]).
