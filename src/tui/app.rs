@@ -191,8 +191,11 @@ impl App {
             rank_drill: None,
         };
         for i in 0..app.docs.len() {
-            if app.docs[i].wants_tree() {
-                let file = app.docs[i].file.clone();
+            if let Some(file) = app.docs[i]
+                .file
+                .clone()
+                .filter(|_| app.docs[i].wants_tree())
+            {
                 app.jobs.read_whole(i, file);
             }
         }
@@ -207,7 +210,7 @@ impl App {
             .iter()
             .map(|v| v.0)
             .filter(|v| match v {
-                View::Hdf5 => true,
+                View::Hdf5 => self.docs[0].file.is_some(),
                 View::Compare => profile && self.docs.len() > 1,
                 View::Detail => profile && self.detail.is_some(),
                 _ => profile,
@@ -351,7 +354,7 @@ impl App {
         }
         let doc = &self.docs[0];
         let Some(profile) = doc.profile() else { return };
-        let lanes = super::lanes::read_rank(profile, &doc.file, rank);
+        let lanes = super::lanes::read_rank(profile, doc.file.as_ref(), rank);
         self.lanes.borrow_mut().insert(rank, lanes);
     }
 }

@@ -47,7 +47,8 @@ pub struct Doc {
     /// The path as given.
     pub name: String,
     pub size: u64,
-    pub file: Hdf5,
+    /// The HDF5 file; `None` for a JSON profile, which is read whole when opened.
+    pub file: Option<Hdf5>,
     read: Arc<AtomicU64>,
     /// The file's index read (or whole read, for a file without an index); `None` for an
     /// HDF5 file that is not a profile.
@@ -65,6 +66,9 @@ impl Doc {
         let name = path.display().to_string();
         let local = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         let size = local.len();
+        if let Some(doc) = open_json(path, &local)? {
+            return Ok(doc);
+        }
         let read = Arc::new(AtomicU64::new(0));
         let counted = Counted {
             file: local,
@@ -75,7 +79,7 @@ impl Doc {
         let mut doc = Doc {
             name,
             size,
-            file: file.clone(),
+            file: Some(file.clone()),
             read,
             head: None,
             whole: None,
@@ -104,6 +108,31 @@ impl Doc {
     pub fn wants_tree(&self) -> bool {
         self.head.is_some() && self.whole.is_none() && self.calls <= TREE_CALLS
     }
+}
+
+/// A JSON profile (the reference's `export json`, plain or gzip), read whole with every
+/// call, as the reference reads it; `None` when the file does not start like one.
+fn open_json(path: &Path, local: &LocalFile) -> Result<Option<Doc>, Failure> {
+    let mut head = [0u8; 64];
+    let n = usize::try_from(local.len()).map_or(head.len(), |len| len.min(head.len()));
+    local
+        .read_exact_at(0, &mut head[..n])
+        .map_err(|e| Failure::io(path, "cannot read", e))?;
+    if !schema::json::is_json(&head[..n]) {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(|e| Failure::io(path, "cannot read", e))?;
+    let profile = schema::json::read(&bytes, schema::Depth::Events)
+        .map_err(|e| Failure::analysis(path, e.into()))?;
+    Ok(Some(Doc {
+        name: path.display().to_string(),
+        size: local.len(),
+        file: None,
+        read: Arc::new(AtomicU64::new(local.len())),
+        calls: calls_of(&profile),
+        head: Some(profile.clone()),
+        whole: Some(profile),
+    }))
 }
 
 /// Calls in a profile read to any depth.

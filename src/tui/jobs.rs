@@ -68,14 +68,17 @@ impl Jobs {
     }
 
     /// The percentiles of `region`'s calls on `ranks` (all when `None`), from its events.
-    pub fn percentiles(&mut self, file: Hdf5, region: Region, ranks: Option<Vec<u32>>) {
+    /// A JSON profile (`file` `None`) has the calls loaded in `region`.
+    pub fn percentiles(&mut self, file: Option<Hdf5>, region: Region, ranks: Option<Vec<u32>>) {
         self.spawn(move || {
-            let result = EventReader::open(&*file)
-                .map_err(|e| e.to_string())
-                .and_then(|reader| {
-                    region_percentiles(reader.as_ref(), &region, ranks.as_deref())
-                        .map_err(|e| e.to_string())
-                });
+            let reader = match &file {
+                Some(file) => EventReader::open(&**file).map_err(|e| e.to_string()),
+                None => Ok(None),
+            };
+            let result = reader.and_then(|reader| {
+                region_percentiles(reader.as_ref(), &region, ranks.as_deref())
+                    .map_err(|e| e.to_string())
+            });
             Done::Percentiles {
                 name: region.name,
                 ranks,

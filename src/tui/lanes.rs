@@ -17,8 +17,11 @@ pub struct RankLanes {
 }
 
 /// Reads rank `rank`'s calls and stacks them by depth.
-pub fn read_rank(profile: &Profile, file: &Hdf5, rank: u32) -> Result<RankLanes, String> {
-    let reader = EventReader::open(&**file).map_err(|e| e.to_string())?;
+pub fn read_rank(profile: &Profile, file: Option<&Hdf5>, rank: u32) -> Result<RankLanes, String> {
+    let reader = match file {
+        Some(file) => EventReader::open(&**file).map_err(|e| e.to_string())?,
+        None => None,
+    };
     let source: &dyn RowSource = match &reader {
         Some(r) => r,
         None => &Loaded,

@@ -311,3 +311,52 @@ fn many_ranks_show_their_distribution_and_drill_down() {
     assert!(app.rank_drill.is_none());
     let _ = std::fs::remove_file(path);
 }
+
+/// A JSON profile (the reference's `export json` layout, plain and gzip) shows every
+/// profile view as the `.h5` it came from does; it has no HDF5 view.
+#[test]
+fn a_json_profile_shows_what_its_h5_shows() {
+    use std::io::Write;
+    let bytes = std::fs::read(golden(MERGED)).unwrap();
+    let file = sp::hdf5lite::reader::File::open(&bytes[..]).unwrap();
+    let exporter = sp::analysis::export::Exporter::open(&file, "merged").unwrap();
+    let mut json = Vec::new();
+    let all = Selection::new(None, None, None).unwrap();
+    (exporter.write(sp::analysis::export::Format::Json, &all, &mut json)).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&json).unwrap();
+    let dir = std::env::temp_dir().join(format!("sp-tui-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain = dir.join("merged.json");
+    let zipped = dir.join("merged.json.gz");
+    std::fs::write(&plain, &json).unwrap();
+    std::fs::write(&zipped, gz.finish().unwrap()).unwrap();
+    let h5 = open(&[MERGED], Look::mono());
+    for path in [&plain, &zipped] {
+        let mut app = App::new(vec![Doc::open(path).unwrap()], Look::mono());
+        app.docs[0].name.clone_from(&h5.docs[0].name);
+        app.docs[0].size = h5.docs[0].size;
+        wait(&mut app);
+        assert!(!app.views().contains(&View::Hdf5));
+        for view in [
+            View::Overview,
+            View::Regions,
+            View::Ranks,
+            View::Timeline,
+            View::Metadata,
+        ] {
+            let (mut a, mut b) = (open(&[MERGED], Look::mono()), app);
+            a.view = view;
+            b.view = view;
+            // The tab bar (no HDF5 view) and the bytes read on the status line differ.
+            let body = |app: &App| {
+                let screen = text(&render(app, 200, 60));
+                let lines: Vec<&str> = screen.lines().collect();
+                lines[1..lines.len() - 1].join("\n")
+            };
+            assert_eq!(body(&b), body(&a), "{view:?} of {}", path.display());
+            app = b;
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -114,7 +114,7 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     )];
     if let Some(row) = chosen.and_then(|r| region.rank(r)) {
         let origin = profile.time_origin();
-        let reader = EventReader::open(&*doc.file).ok().flatten();
+        let reader = (doc.file.as_ref()).and_then(|f| EventReader::open(&**f).ok().flatten());
         let source: &dyn RowSource = match &reader {
             Some(r) => r,
             None => &Loaded,

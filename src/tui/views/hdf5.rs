@@ -26,7 +26,10 @@ pub fn lines(app: &App) -> Vec<String> {
         values: true,
         max_elements: Some(VALUES),
     };
-    let out = match Walk::new(&*doc.file, "/", options) {
+    let Some(file) = &doc.file else {
+        return vec!["a JSON profile: no HDF5 tree".to_owned()];
+    };
+    let out = match Walk::new(&**file, "/", options) {
         Ok(walk) => {
             let mut bytes = Vec::new();
             match tree::write_text(&mut bytes, walk) {
