@@ -182,3 +182,34 @@ fn damaged_json_is_one_line_naming_the_file() {
         }
     }
 }
+
+/// `sp report` embeds what the page opens, which is HDF5 only: a JSON profile is refused in
+/// one line naming it, before anything is written.
+#[test]
+fn report_refuses_a_json_profile_by_name() {
+    let dir = support::scratch_dir("json-profiles-report");
+    std::fs::write(dir.join("page.html"), "<html></html>").expect("page");
+    let doc = "{\"format\": \"scope-profiler-profile\", \"format_version\": 1, \"regions\": []}";
+    std::fs::write(dir.join("profile.json"), doc).expect("json");
+    let args = [
+        "report",
+        "profile.json",
+        "-o",
+        "r.html",
+        "--page",
+        "page.html",
+    ];
+    let out = support::sp()
+        .current_dir(&*dir)
+        .args(args)
+        .output()
+        .expect("spawn");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", support::show(&out));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("profile.json") && stderr.contains("JSON profile"),
+        "{stderr}"
+    );
+    assert!(!dir.join("r.html").exists());
+}

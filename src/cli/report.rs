@@ -75,6 +75,13 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     for path in &opts.files {
         let bytes = std::fs::read(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         // Only profiles the page can open: anything else fails here, named.
+        if sp::schema::json::is_json(&bytes) {
+            return Err(Failure::in_file(
+                path.display(),
+                "a JSON profile, which the page does not open yet; give sp report the .h5 \
+                 it was exported from",
+            ));
+        }
         sp::hdf5lite::reader::File::open(bytes.as_slice()).map_err(|e| Failure::hdf5(path, e))?;
         contents.push(bytes);
     }
