@@ -186,6 +186,15 @@ fn int(record: &[u8], member: Member, at: u64) -> Result<Option<i64>, Error> {
             order,
         } => {
             let bytes = &record[offset..offset + size as usize];
+            // The stored members are 8-byte little-endian: read them without the general
+            // decoder, which took a tenth of reading a 100,000-rank index.
+            if let (Ok(b), ByteOrder::Little) = (<[u8; 8]>::try_from(bytes), order) {
+                return Ok(if signed {
+                    Some(i64::from_le_bytes(b))
+                } else {
+                    i64::try_from(u64::from_le_bytes(b)).ok()
+                });
+            }
             Ok(i64::try_from(value::int(bytes, size, signed, order, at)?).ok())
         }
         _ => Ok(None),
