@@ -109,7 +109,7 @@ def reference_cli():
 def index_only_reports(sp):
     """Whether `sp report` takes `--events never` (an index-only report)."""
     probe = subprocess.run([str(sp), "report", "--help"], capture_output=True, text=True)
-    return probe.returncode == 0 and "--events <" in probe.stdout
+    return probe.returncode == 0 and "never" in probe.stdout
 
 
 def main(argv):
