@@ -9,6 +9,7 @@ use crate::io::ReadAt;
 use crate::schema::error::Error;
 use crate::schema::names::index;
 use crate::schema::profile::RowStatistics;
+use crate::schema::stats::SUMMARY_MEMBERS;
 
 /// Rows decoded per read: bounded memory whatever the number of rows.
 const BLOCK_ROWS: u64 = 1 << 14;
@@ -31,28 +32,13 @@ enum Member {
     },
 }
 
-/// The integer members, in [`RowStatistics`]'s order of use.
-const INTS: [&str; 9] = [
-    "total",
-    "minimum",
-    "maximum",
-    "first",
-    "last",
-    "start_minimum",
-    "end_maximum",
-    "gpu_count",
-    "gpu_total",
-];
-/// The float members.
-const FLOATS: [&str; 2] = ["mean", "m2"];
-
 /// The `summary_statistics` column, read in blocks as rows are asked for in order.
 pub(super) struct Summaries<'f, R: ReadAt> {
     dataset: Dataset<'f, R>,
     rows: u64,
     record_size: usize,
-    ints: [Member; INTS.len()],
-    floats: [Member; FLOATS.len()],
+    /// Where each of [`SUMMARY_MEMBERS`] lies, in its order.
+    members: [Member; SUMMARY_MEMBERS.len()],
     /// The first row of `block`, and the raw records from it.
     block_start: u64,
     block: Vec<u8>,
@@ -94,15 +80,13 @@ impl<'f, R: ReadAt> Summaries<'f, R> {
                 _ => Member::Absent,
             }
         };
-        let ints = INTS.map(find);
-        let floats = FLOATS.map(find);
+        let members = SUMMARY_MEMBERS.map(find);
         let rows = dataset.len()?;
         Ok(Summaries {
             dataset,
             rows,
             record_size,
-            ints,
-            floats,
+            members,
             block_start: 0,
             block: Vec::new(),
         })
@@ -121,12 +105,25 @@ impl<'f, R: ReadAt> Summaries<'f, R> {
         count: u64,
         exclusive: Option<i64>,
     ) -> Result<RowStatistics, Error> {
-        let (ints, floats) = (self.ints, self.floats);
+        let members = self.members;
         let at = row * self.record_size as u64;
         let record = self.record(row)?;
+        let [total, minimum, maximum, first, last, start_minimum, end_maximum, gpu_count, gpu_total, mean, m2] =
+            members;
         let [total, minimum, maximum, first, last, start_minimum, end_maximum, gpu_count, gpu_total] =
-            ints.map(|m| int(record, m, at));
-        let [mean, m2] = floats.map(|m| float(record, m, at));
+            [
+                total,
+                minimum,
+                maximum,
+                first,
+                last,
+                start_minimum,
+                end_maximum,
+                gpu_count,
+                gpu_total,
+            ]
+            .map(|m| int(record, m, at));
+        let [mean, m2] = [mean, m2].map(|m| float(record, m, at));
         let total = total?.unwrap_or(0);
         Ok(RowStatistics {
             count,
