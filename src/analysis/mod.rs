@@ -43,6 +43,7 @@ pub mod runs;
 pub mod scaling;
 pub mod selection;
 pub mod stacks;
+pub mod stored;
 pub mod units;
 mod view;
 
