@@ -65,13 +65,14 @@ fi
 # The reference's extras, for the tests that compare with its plot data (pandas,
 # matplotlib, maxplotlibx), its terminal UI (textual) and Extra-P's scaling models.
 # scipy checks the noise-aware check's Welch p-values (src/analysis/compare/noise.rs).
-REF_EXTRAS=(pandas matplotlib maxplotlibx textual extrap scipy)
+# mcp is the reference's MCP server, whose tool schemas tests/mcp.rs compares.
+REF_EXTRAS=(pandas matplotlib maxplotlibx textual extrap scipy mcp)
 venv_ok() {
     [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - "$SP_REF_VERSION" >/dev/null 2>&1 <<'EOF'
 import sys
 from importlib.metadata import version
 import h5py, hdf5plugin, netCDF4, scope_profiler  # noqa: F401
-import pandas, matplotlib, maxplotlib, textual, extrap, scipy  # noqa: F401
+import pandas, matplotlib, maxplotlib, textual, extrap, scipy, mcp  # noqa: F401
 sys.exit(0 if version("scope-profiler") == sys.argv[1] else 1)
 EOF
 }

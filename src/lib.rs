@@ -112,6 +112,7 @@ pub mod chart;
 pub mod convert;
 pub mod hdf5lite;
 pub mod io;
+pub mod mcp;
 pub mod page;
 pub mod paths;
 pub mod samples;

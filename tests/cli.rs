@@ -245,7 +245,7 @@ fn closed_stdout_is_not_a_failure() {
     assert!(dir.join("run.h5").exists());
 }
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "convert",
     "inspect",
     "export",
@@ -253,6 +253,7 @@ const SUBCOMMANDS: [&str; 9] = [
     "check",
     "ls",
     "lines",
+    "mcp",
     "completions",
     "man",
 ];

@@ -4,7 +4,7 @@
 //! schema's [`MetaValue`], the one metadata model.
 
 use crate::hdf5lite::reader::Value;
-use crate::schema::{MetaValue, Profile};
+use crate::schema::{MetaValue, Metadata, Profile};
 
 /// A metadata value as Python holds it after h5py decoded it.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +127,71 @@ pub fn label(profile: &Profile) -> Option<String> {
         PyValue::Str(s) if s.is_empty() => None,
         other => Some(other.text()),
     }
+}
+
+/// A run's metadata split into the reference's titled sections
+/// (`inspection._metadata_sections`): every key in exactly one of Run, System and
+/// Parallelism (known fields, in their order), Slurm, Environment (upper-case keys) and
+/// Other (both sorted), and the `modules` list apart. `inspect` prints them and the MCP
+/// tools return them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sections<'a> {
+    pub sections: Vec<(&'static str, Vec<(&'a str, &'a MetaValue)>)>,
+    pub modules: Option<&'a MetaValue>,
+}
+
+impl<'a> Sections<'a> {
+    /// The sections of `md`.
+    pub fn of(md: &'a Metadata) -> Sections<'a> {
+        const RUN: [&str; 8] = [
+            "timestamp",
+            "start_time_ns",
+            "finalize_time_ns",
+            "user",
+            "hostname",
+            "working_directory",
+            "scope_profiler_version",
+            "python_version",
+        ];
+        const SYSTEM: [&str; 3] = ["platform", "uname", "chip_information"];
+        const PARALLEL: [&str; 4] = ["mpi_size", "num_nodes", "omp_num_threads", "total_cores"];
+        let mut taken: Vec<&str> = vec!["modules"];
+        let mut sections = Vec::new();
+        for (title, keys) in [
+            ("Run", &RUN[..]),
+            ("System", &SYSTEM[..]),
+            ("Parallelism", &PARALLEL[..]),
+        ] {
+            let entries: Vec<(&str, &MetaValue)> = keys
+                .iter()
+                .filter_map(|k| md.get_key_value(*k).map(|(n, v)| (n.as_str(), v)))
+                .collect();
+            taken.extend(entries.iter().map(|e| e.0));
+            sections.push((title, entries));
+        }
+        let slurm = |k: &str| k.starts_with("SLURM_") || k.starts_with("SLURMD_");
+        // BTreeMap order is code-point order, as Python's `sorted` orders strings.
+        let rest = || {
+            md.iter()
+                .filter(|(k, _)| !taken.contains(&k.as_str()))
+                .map(|(k, v)| (k.as_str(), v))
+        };
+        let in_slurm: Vec<_> = rest().filter(|(k, _)| slurm(k)).collect();
+        let env: Vec<_> = rest().filter(|(k, _)| !slurm(k) && is_upper(k)).collect();
+        let other: Vec<_> = rest().filter(|(k, _)| !slurm(k) && !is_upper(k)).collect();
+        sections.push(("Slurm", in_slurm));
+        sections.push(("Environment", env));
+        sections.push(("Other", other));
+        Sections {
+            sections,
+            modules: md.get("modules"),
+        }
+    }
+}
+
+/// Python's `str.isupper`: some cased character, and none lower-case.
+fn is_upper(k: &str) -> bool {
+    k.chars().any(char::is_uppercase) && !k.chars().any(char::is_lowercase)
 }
 
 #[cfg(test)]

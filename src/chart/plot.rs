@@ -291,6 +291,8 @@ pub struct PlotOptions {
     pub theme: Theme,
     /// Document width in pixels.
     pub width: f32,
+    /// The scaling kinds' x axis (default: ranks when they vary, else threads).
+    pub axis: crate::analysis::scaling::Axis,
     /// What drew it, for the `<desc>` (set by [`render`]).
     pub command: String,
 }
@@ -309,6 +311,7 @@ impl Default for PlotOptions {
             combine: Vec::new(),
             theme: Theme::Light,
             width: 1200.0,
+            axis: crate::analysis::scaling::Axis::Auto,
             command: String::new(),
         }
     }

@@ -28,8 +28,8 @@ pub fn scene(
     id: &dyn Fn(&str) -> u32,
     opts: &PlotOptions,
 ) -> Result<Scene> {
-    let table = ScalingTable::new(runs, &scaling::Axis::Auto)
-        .map_err(|e| Error::Unavailable(e.to_string()))?;
+    let table =
+        ScalingTable::new(runs, &opts.axis).map_err(|e| Error::Unavailable(e.to_string()))?;
     let numeric: Option<Vec<f64>> = table.keys.iter().map(|k| k.number()).collect();
     if kind == Kind::ScalingEfficiency && !table.axis.is_scaling() {
         return Err(Error::Unavailable(

@@ -13,6 +13,7 @@ mod lines;
 pub(crate) mod local_file;
 mod ls;
 mod many;
+mod mcp;
 mod options;
 mod output;
 mod plot;
@@ -52,6 +53,7 @@ enum Command {
     Plot(plot::Opts),
     Report(report::Opts),
     Lines(lines::Opts),
+    Mcp(mcp::Opts),
     Completions(completions::CompletionsOpts),
     Man(completions::ManOpts),
 }
@@ -80,6 +82,7 @@ pub fn main() -> ExitCode {
         Command::Plot(opts) => plot::run(opts).map(|()| true),
         Command::Report(opts) => report::run(opts).map(|()| true),
         Command::Lines(opts) => lines::run(opts),
+        Command::Mcp(opts) => mcp::run(opts).map(|()| true),
         Command::Completions(opts) => completions::run_completions(opts).map(|()| true),
         Command::Man(opts) => completions::run_man(opts).map(|()| true),
     };

@@ -111,10 +111,6 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// Python's `str.isupper()`: has a cased character and no lowercase one.
-pub(crate) fn is_upper(k: &str) -> bool {
-    k.chars().any(char::is_uppercase) && !k.chars().any(char::is_lowercase)
-}
-
 pub(crate) fn clip(v: &str, full: bool) -> String {
     const WIDTH: usize = 96;
     const ELLIPSIS: &str = " […]";

@@ -5,12 +5,12 @@
 
 use std::io::{self, Write};
 
-use crate::analysis::metadata::{label, meta_seconds, PyValue};
+use crate::analysis::metadata::{label, meta_seconds, PyValue, Sections};
 use crate::analysis::rows::{percent_of, session_total, PercentageMode, RegionRow};
-use crate::schema::{MetaValue, Profile};
+use crate::schema::Profile;
 use crate::text::{self, Show};
 
-use super::format::{clip, fmt_count, fmt_dur, fmt_sci, is_upper, python_g6, tree_prefix, wrap};
+use super::format::{clip, fmt_count, fmt_dur, fmt_sci, python_g6, tree_prefix, wrap};
 use super::grid::{column_widths, draw};
 use super::{
     gpu_timing_warning, has_own_line, parent_paths, Column, FileReport, OwnLine, ReportOptions,
@@ -91,62 +91,12 @@ fn metadata_text(profile: &Profile, full: bool, show: Show) -> String {
         Show::AsIs => key.chars().count(),
         Show::Escaped => text::width(key),
     };
-    const RUN: [&str; 8] = [
-        "timestamp",
-        "start_time_ns",
-        "finalize_time_ns",
-        "user",
-        "hostname",
-        "working_directory",
-        "scope_profiler_version",
-        "python_version",
-    ];
-    const SYSTEM: [&str; 3] = ["platform", "uname", "chip_information"];
-    const PARALLEL: [&str; 4] = ["mpi_size", "num_nodes", "omp_num_threads", "total_cores"];
     let md = &profile.metadata;
     if md.is_empty() {
         return "Metadata\n  (none recorded)\n\n".into();
     }
     let width = md.keys().map(|k| measure(&show.text(k))).max().unwrap_or(0);
-    let mut taken: Vec<&str> = Vec::new();
-    let mut sections: Vec<(&str, Vec<(&str, &MetaValue)>)> = Vec::new();
-    for (title, keys) in [
-        ("Run", &RUN[..]),
-        ("System", &SYSTEM[..]),
-        ("Parallelism", &PARALLEL[..]),
-    ] {
-        let entries: Vec<(&str, &MetaValue)> = keys
-            .iter()
-            .filter_map(|k| md.get_key_value(*k).map(|(n, v)| (n.as_str(), v)))
-            .collect();
-        taken.extend(entries.iter().map(|e| e.0));
-        sections.push((title, entries));
-    }
-    let modules = md.get("modules");
-    taken.push("modules");
-    let rest: Vec<(&str, &MetaValue)> = md
-        .iter()
-        .filter(|(k, _)| !taken.contains(&k.as_str()))
-        .map(|(k, v)| (k.as_str(), v))
-        .collect();
-    let slurm: Vec<_> = rest
-        .iter()
-        .filter(|(k, _)| k.starts_with("SLURM_") || k.starts_with("SLURMD_"))
-        .copied()
-        .collect();
-    let env: Vec<_> = rest
-        .iter()
-        .filter(|(k, _)| !(k.starts_with("SLURM_") || k.starts_with("SLURMD_")) && is_upper(k))
-        .copied()
-        .collect();
-    let other: Vec<_> = rest
-        .iter()
-        .filter(|(k, _)| !(k.starts_with("SLURM_") || k.starts_with("SLURMD_") || is_upper(k)))
-        .copied()
-        .collect();
-    sections.push(("Slurm", slurm));
-    sections.push(("Environment", env));
-    sections.push(("Other", other));
+    let Sections { sections, modules } = Sections::of(md);
     let mut s = String::from("Metadata\n");
     for (title, entries) in sections {
         if entries.is_empty() {
