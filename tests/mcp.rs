@@ -187,6 +187,8 @@ fn inspect_and_compare_match_the_reference() {
         json!({"file_path": synthetic, "sort": "p95", "ranks": [1]}),
         json!({"file_path": synthetic, "include": ["s.*", "io"], "exclude": ["solve"]}),
         json!({"file_path": first, "sort": "imbalance", "full_metadata": true}),
+        json!({"file_path": synthetic, "ranks": [99]}),
+        json!({"file_path": synthetic, "include": ["nomatch"]}),
         // Failures: both sides refuse.
         json!({"file_path": synthetic, "sort": "bogus"}),
         json!({"file_path": synthetic, "top_n": 0}),
@@ -208,6 +210,9 @@ fn inspect_and_compare_match_the_reference() {
         json!({"metric": "calls", "top_n": 1}),
         json!({"metric": "p95", "threshold_pct": 1.5}),
         json!({"metric": "max", "ranks": [0], "include": ["s.*"]}),
+        json!({"metric": "imbalance", "top_n": null}),
+        json!({"metric": "gpu_total"}),
+        json!({"include": ["nomatch"]}),
         json!({"metric": "bogus"}),
     ] {
         let mut args = json!({"baseline_path": a, "candidate_path": b});
@@ -246,6 +251,8 @@ fn plots_match_the_reference() {
     }
     calls.push(json!({"plot_type": "speedup", "file_paths": two}));
     calls.push(json!({"plot_type": "gantt", "file_paths": [one], "ranks": [0]}));
+    calls.push(json!({"plot_type": "durations", "file_paths": [one], "ranks": [99]}));
+    calls.push(json!({"plot_type": "speedup", "file_paths": [one, one]}));
     // Failures: both sides refuse.
     calls.push(json!({"plot_type": "speedup", "file_paths": one}));
     calls.push(json!({"plot_type": "pie", "file_paths": one}));
@@ -253,6 +260,8 @@ fn plots_match_the_reference() {
     calls.push(json!({"plot_type": "gantt", "file_paths": one, "backend": "svg"}));
     calls.push(json!({"plot_type": "gantt", "file_paths": one, "x_field": "num_ranks"}));
     calls.push(json!({"plot_type": "gantt", "file_paths": "tests/golden/no/such.h5"}));
+    calls.push(json!({"plot_type": "gantt", "file_paths": one, "include": ["nomatch"]}));
+    calls.push(json!({"plot_type": "speedup", "file_paths": two, "x_field": "num_nodes"}));
     let with_dir = |side: &str| -> Vec<Value> {
         (calls.iter().enumerate())
             .map(|(i, args)| {
@@ -309,6 +318,33 @@ fn plots_match_the_reference() {
     let page = std::fs::read_to_string(&path).expect("the page");
     assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<svg"));
     std::fs::remove_dir_all(Path::new(&path).parent().unwrap()).unwrap();
+}
+
+#[test]
+fn json_profiles_match_the_reference() {
+    let dir = support::scratch_dir("mcp-json");
+    let h5 = support::repo().join("tests/golden/synthetic/expected/golden.h5");
+    let export = ["-m", "scope_profiler", "export", "json"];
+    let args = [h5.to_str().unwrap(), "-o", dir.to_str().unwrap()];
+    support::run_python(&dir, export.iter().chain(&args));
+    let json_file = dir.join("profile.json");
+    let json_file = json_file.to_str().expect("a UTF-8 path");
+    assert!(
+        Path::new(json_file).exists(),
+        "the reference wrote {json_file}"
+    );
+    let h5 = h5.to_str().unwrap();
+    let calls = [
+        json!({"tool": "inspect_profile", "arguments": {"file_path": json_file}}),
+        json!({"tool": "inspect_profile",
+            "arguments": {"file_path": json_file, "sort": "start", "full_metadata": true}}),
+        json!({"tool": "compare_profiles",
+            "arguments": {"baseline_path": h5, "candidate_path": json_file, "metric": "p99"}}),
+    ];
+    let ours = sp_tools(&calls);
+    let theirs = reference_tools(&calls, "mcp-json-reference");
+    assert_outcomes(&calls, &ours, &theirs);
+    assert!(theirs.iter().all(|t| t.get("ok").is_some()), "{theirs:?}");
 }
 
 #[test]

@@ -601,13 +601,14 @@ pub fn plot_profile<F: Files>(files: &F, arguments: &Map<String, Json>) -> Resul
         .zip(&indexes)
         .map(|(path, (profile, reader, label))| Input::new(path, profile, reader.as_ref(), label))
         .collect();
-    let axis = x_field.map_or_else(Default::default, |field| match field {
+    // The reference's speedup is over `num_ranks` unless told.
+    let axis = match x_field.unwrap_or("num_ranks") {
         "num_ranks" => crate::analysis::scaling::Axis::Ranks,
         "num_nodes" => crate::analysis::scaling::Axis::Nodes,
         "omp_num_threads" => crate::analysis::scaling::Axis::Threads,
         "total_cores" => crate::analysis::scaling::Axis::Cores,
         key => crate::analysis::scaling::Axis::Meta(key.to_string()),
-    });
+    };
     let options = PlotOptions {
         selection,
         axis,
@@ -667,6 +668,103 @@ mod tests {
         assert_eq!(py_path("."), ".");
         assert_eq!(stem("runs/run.v2.h5"), "run.v2");
         assert_eq!(stem(".hidden"), ".hidden");
+    }
+
+    /// Profiles in memory by name; charts written nowhere.
+    struct Memory(Vec<(String, Vec<u8>)>);
+
+    impl Files for Memory {
+        type Source = Vec<u8>;
+        fn open(&self, path: &str) -> io::Result<Vec<u8>> {
+            let found = self.0.iter().find(|(name, _)| name == path);
+            found
+                .map(|f| f.1.clone())
+                .ok_or(io::ErrorKind::NotFound.into())
+        }
+        fn write(&self, dir: Option<&str>, name: &str, _: &[u8]) -> io::Result<String> {
+            Ok(format!("{}/{name}", dir.unwrap_or("tmp")))
+        }
+    }
+
+    /// Arguments of every shape, and damaged files, give results or errors, never a panic.
+    #[test]
+    fn no_argument_or_file_panics() {
+        let good = include_bytes!("../../tests/golden/synthetic/expected/golden.h5").to_vec();
+        let mut files = vec![("good".to_string(), good.clone())];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for i in 0..24 {
+            let mut bad = good.clone();
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if i % 2 == 0 {
+                bad.truncate((state >> 33) as usize % good.len());
+            } else {
+                for k in 0..8 {
+                    let at = ((state >> (k * 4)) as usize).wrapping_mul(2654435761) % bad.len();
+                    bad[at] ^= 0xff;
+                }
+            }
+            files.push((format!("bad{i}"), bad));
+        }
+        files.push((
+            "json".into(),
+            br#"{"format": "scope-profiler-profile"}"#.to_vec(),
+        ));
+        let files = Memory(files);
+        let values = [
+            json!(null),
+            json!(0),
+            json!(-1),
+            json!(1e300),
+            json!("x"),
+            json!([]),
+            json!(["(", "good"]),
+            json!([1, -2]),
+            json!({"a": 1}),
+            json!(true),
+            json!(u64::MAX),
+            json!([u64::MAX]),
+        ];
+        let keys = [
+            "file_path",
+            "baseline_path",
+            "candidate_path",
+            "file_paths",
+            "include",
+            "exclude",
+            "ranks",
+            "sort",
+            "top_n",
+            "metric",
+            "threshold_pct",
+            "plot_type",
+            "backend",
+            "x_field",
+            "output_dir",
+            "full_metadata",
+        ];
+        let names: Vec<String> = files.0.iter().map(|f| f.0.clone()).collect();
+        type Tool = fn(&Memory, &Map<String, Json>) -> Result<Json>;
+        let tools: [Tool; 3] = [inspect_profile, compare_profiles, plot_profile];
+        for name in &names {
+            let base = json!({"file_path": name, "baseline_path": "good",
+                "candidate_path": name, "file_paths": ["good", name], "plot_type": "speedup",
+                "backend": "plotly"});
+            for tool in tools {
+                let _ = tool(&files, base.as_object().unwrap());
+            }
+        }
+        for key in keys {
+            for value in &values {
+                let mut args = json!({"file_path": "good", "baseline_path": "good",
+                    "candidate_path": "good", "file_paths": "good", "backend": "plotly"});
+                args[key] = value.clone();
+                for tool in tools {
+                    let _ = tool(&files, args.as_object().unwrap());
+                }
+            }
+        }
     }
 
     #[test]
