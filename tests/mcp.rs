@@ -2,7 +2,8 @@
 //! equal, value for value (numbers within 1e-9 relative), what the reference's
 //! `scope_profiler.mcp_server.tools` functions return for the same arguments on the golden
 //! profiles (`tests/mcp/reference_tools.py`); its tools' input schemas are the reference
-//! server's; and no malformed message ends it.
+//! server's; the official MCP client SDK holds a session with it (`tests/mcp/client.py`);
+//! and no malformed message ends it.
 
 mod support;
 
@@ -364,6 +365,33 @@ fn input_schemas_are_the_reference_servers() {
         assert_eq!(tool["inputSchema"], theirs[name], "{name}");
         assert!(tool["description"].as_str().is_some_and(|d| !d.is_empty()));
     }
+}
+
+#[test]
+fn the_official_client_sdk_talks_to_it() {
+    let script = support::repo().join("tests/mcp/client.py");
+    let sp = support::sp().get_program().to_owned();
+    let profile = "tests/golden/synthetic/expected/golden.h5";
+    let out = support::run_python(
+        &support::repo(),
+        [script.as_os_str(), sp.as_os_str(), profile.as_ref()],
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout).expect("the client's JSON");
+    let protocol = sp::mcp::protocol::PROTOCOL_VERSIONS.last().copied();
+    assert_eq!(seen["server"], "sp");
+    assert_eq!(seen["protocol"].as_str(), protocol, "{seen}");
+    assert_eq!(
+        seen["tools"],
+        json!(["inspect_profile", "compare_profiles", "plot_profile"])
+    );
+    assert_eq!(seen["inspect"]["isError"], false, "{seen}");
+    assert_eq!(
+        seen["inspect"]["result"]["regions"]["returned"], 1,
+        "{seen}"
+    );
+    assert_eq!(seen["missing"]["isError"], true, "{seen}");
+    assert_eq!(seen["unknown_tool"], -32602, "{seen}");
+    assert_eq!(seen["ping"], true);
 }
 
 #[test]
