@@ -104,10 +104,18 @@ fn check_profile(h5: &Path) {
     }
     let plot_data = |name: &str| {
         let input = format!("{name}/run");
-        let output = format!("{name}.csv");
-        let args = ["export", "plot-data", "durations", &input, "-o", &output];
+        let output = format!("{name}-data");
+        let args = [
+            "export",
+            "plot-data",
+            &input,
+            "-o",
+            &output,
+            "--plots",
+            "durations",
+        ];
         support::run_ok(support::sp().current_dir(&*dir).args(args));
-        std::fs::read(dir.join(output)).expect("plot-data")
+        std::fs::read(dir.join(output).join("durations_data.csv")).expect("plot-data")
     };
     let expected = plot_data("h5");
     assert_eq!(

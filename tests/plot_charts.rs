@@ -32,18 +32,29 @@ fn plot(dir: &Path, kind: &str, input: &str, out: &str, args: &[&str]) -> std::p
         .unwrap()
 }
 
+/// The rows of `sp export plot-data --plots KIND` with `args` (`sp plot`'s `--metric` is
+/// plot-data's `--metrics`).
 fn data(dir: &Path, kind: &str, input: &str, args: &[&str]) -> Vec<Vec<String>> {
-    let out = dir.join(format!("{kind}.csv"));
+    let out = dir.join(format!("{kind}-data"));
+    let args: Vec<&str> = (args.iter())
+        .map(|a| if *a == "--metric" { "--metrics" } else { a })
+        .collect();
     let run = sp()
-        .args(["export", "plot-data", kind])
+        .args(["export", "plot-data"])
         .arg(repo().join(input))
         .arg("-o")
         .arg(&out)
-        .args(args)
+        .args(["--plots", kind])
+        .args(&args)
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", show(&run));
-    let text = std::fs::read_to_string(out).unwrap();
+    let stem = match kind {
+        "timeseries" => "duration_timeseries",
+        "density" => "timeline_density",
+        _ => kind,
+    };
+    let text = std::fs::read_to_string(out.join(format!("{stem}_data.csv"))).unwrap();
     text.lines()
         .skip(1)
         .map(|l| l.split(',').map(str::to_owned).collect())

@@ -1,7 +1,9 @@
-//! `sp export plot-data KIND FILE` against the reference's `scope-profiler export plot-data`
-//! on the golden profiles, with its options: the same columns, rows in the same order,
-//! strings and counts exact, floats within 1e-9 relative; the JSON documents hold the same
-//! values; bad options are one line and exit 1 or 2 with no output left.
+//! `sp export plot-data FILES… -o DIR` against the reference's `scope-profiler export
+//! plot-data` with the same arguments, on the golden profiles and with its options: the
+//! same files in the directory; the same columns, rows in the same order, strings and
+//! counts exact, floats within 1e-9 relative; the JSON documents (and
+//! `region_statistics.json`) hold the same values; bad options are one line and exit 1 or 2
+//! with no output left.
 //!
 //! Needs the reference (`$SP_PYTHON`, else `<repo>/.venv/bin/python`).
 
@@ -12,15 +14,15 @@ use std::path::Path;
 use serde_json::Value;
 use support::{repo, run_python, scratch_dir, show, sp};
 
-const KINDS: [(&str, &str); 6] = [
-    ("durations", "durations_data"),
-    ("histogram", "histogram_data"),
-    ("rank_heatmap", "rank_heatmap_data"),
-    ("imbalance", "imbalance_data"),
-    ("timeseries", "duration_timeseries_data"),
-    ("density", "timeline_density_data"),
+/// The kinds sp exports.
+const KINDS: [&str; 6] = [
+    "durations",
+    "histogram",
+    "rank_heatmap",
+    "imbalance",
+    "timeseries",
+    "density",
 ];
-
 /// Golden profiles with calls.
 const PROFILES: [&str; 8] = [
     "tests/golden/c_trace/expected/profiling_data.h5",
@@ -81,65 +83,53 @@ fn assert_same_csv(ours: &str, theirs: &str, at: &str) {
     }
 }
 
-/// Runs the reference on `input` for every kind with `ref_args`, then sp for each kind with
-/// `sp_args`, and compares the tables (`format` csv or json).
-fn compare(input: &Path, ref_args: &[&str], sp_args: &[&str], format: &str, tag: &str) {
-    compare_kinds(&KINDS, input, ref_args, sp_args, format, tag)
-}
-
-/// [`compare`] for `kinds` only.
-fn compare_kinds(
-    kinds: &[(&str, &str)],
-    input: &Path,
-    ref_args: &[&str],
-    sp_args: &[&str],
-    format: &str,
-    tag: &str,
-) {
+/// Runs the reference and sp on `inputs` with `--plots KINDS… ARGS…` and `--format format`,
+/// and compares every file the reference wrote with sp's (sp writes no other).
+fn compare_files(inputs: &[&Path], kinds: &[&str], args: &[&str], format: &str, tag: &str) {
     let dir = scratch_dir(&format!("plot-data-{tag}"));
-    let mut args = vec!["-m", "scope_profiler", "export", "plot-data"];
-    args.extend([
-        input.to_str().unwrap(),
-        "-o",
-        "ref",
-        "--format",
-        format,
-        "--plots",
-    ]);
-    args.extend(kinds.iter().map(|(k, _)| *k));
-    args.extend(ref_args);
-    run_python(&dir, &args);
-    for &(kind, stem) in kinds {
-        let theirs = std::fs::read_to_string(dir.join(format!("ref/{stem}.{format}"))).unwrap();
-        let out = dir.join(format!("{stem}.{format}"));
-        // The reference's imbalance has its own --imbalance-metric (avg, min, max, total),
-        // ours reads --metric: first and last stay with the durations.
-        let mut sp_args = sp_args.to_vec();
-        if let Some(at) = sp_args
-            .windows(2)
-            .position(|w| w[0] == "--metric" && ["first", "last"].contains(&w[1]))
-        {
-            if kind == "imbalance" {
-                sp_args.drain(at..at + 2);
-            }
-        }
-        let run = sp()
-            .args(["export", "plot-data", kind])
-            .arg(input)
-            .arg("-o")
-            .arg(&out)
-            .args(&sp_args)
-            .output()
-            .unwrap();
-        assert!(run.status.success(), "{tag} {kind}: {}", show(&run));
-        let ours = std::fs::read_to_string(&out).unwrap();
-        let at = format!("{tag} {kind} ({})", input.display());
-        if format == "csv" {
+    let mut common: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
+    common.extend(["--format", format, "--plots"]);
+    common.extend(kinds);
+    common.extend(args);
+    let mut reference = vec!["-m", "scope_profiler", "export", "plot-data", "-o", "ref"];
+    reference.extend(&common);
+    run_python(&dir, &reference);
+    let run = sp()
+        .current_dir(&*dir)
+        .args(["export", "plot-data", "-o", "ours"])
+        .args(&common)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{tag}: {}", show(&run));
+    let names = |d: &str| {
+        let mut v: Vec<String> = std::fs::read_dir(dir.join(d))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names("ours"), names("ref"), "{tag}: the files written");
+    for name in names("ref") {
+        let theirs = std::fs::read_to_string(dir.join("ref").join(&name)).unwrap();
+        let ours = std::fs::read_to_string(dir.join("ours").join(&name)).unwrap();
+        let at = format!("{tag} {name} ({inputs:?})");
+        if name.ends_with(".csv") {
             assert_same_csv(&ours, &theirs, &at);
         } else {
             assert_same_json(&ours, &theirs, &at);
         }
     }
+}
+
+/// [`compare_files`] for one profile and every kind sp has.
+fn compare(input: &Path, args: &[&str], format: &str, tag: &str) {
+    compare_files(&[input], &KINDS, args, format, tag)
+}
+
+/// [`compare_files`] for one profile and `kinds`.
+fn compare_kinds(kinds: &[&str], input: &Path, args: &[&str], format: &str, tag: &str) {
+    compare_files(&[input], kinds, args, format, tag)
 }
 
 /// The same JSON values (floats within 1e-9; the reference's NaN is our null).
@@ -180,15 +170,56 @@ fn assert_same_json(ours: &str, theirs: &str, at: &str) {
 #[test]
 fn every_golden_profile_equals_the_reference() {
     for (i, path) in PROFILES.iter().enumerate() {
-        compare(&repo().join(path), &[], &[], "csv", &format!("golden{i}"));
+        compare(&repo().join(path), &[], "csv", &format!("golden{i}"));
     }
+}
+
+/// No --plots: the reference's default kinds (durations and gantt) and the statistics.
+#[test]
+fn the_default_kinds_and_the_statistics_equal_the_reference() {
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    compare_files(&[&mixed], &[], &["--plots", "durations"], "csv", "default");
+    compare_files(&[&mixed], &[], &[], "json", "none");
+}
+
+/// Several files: durations pooled over the regions of any file, the other kinds one file
+/// after another; `--label` names them, and a repeated name is made unique.
+#[test]
+fn several_files_equal_the_reference() {
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let gzip = repo().join("tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5");
+    let lzf = repo().join("tests/golden/h5_lzf_with_traces/expected/lzf_with_traces.h5");
+    let two: [&Path; 2] = [&mixed, &gzip];
+    compare_files(&two, &KINDS, &[], "csv", "multi");
+    compare_files(&two, &KINDS, &[], "json", "multi-json");
+    let args = [
+        "--sort-by",
+        "max",
+        "--top-n",
+        "4",
+        "--metrics",
+        "avg",
+        "first",
+    ];
+    compare_files(&two, &KINDS, &args, "csv", "multi-sorted");
+    let args = [
+        "--label", "a", "--label", "a", "--label", "b", "--ranks", "1-3",
+    ];
+    compare_files(&[&gzip, &lzf, &mixed], &KINDS, &args, "csv", "multi-labels");
+    compare_files(
+        &[&gzip, &lzf],
+        &KINDS,
+        &["--combine-regions", "s=s.*"],
+        "csv",
+        "multi-combine",
+    );
 }
 
 #[test]
 fn options_equal_the_reference() {
     let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
     let gzip = repo().join("tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5");
-    let cases: [(&Path, &[&str], &[&str]); 7] = [
+    let cases: [(&Path, &[&str]); 8] = [
         (
             &mixed,
             &[
@@ -199,7 +230,6 @@ fn options_equal_the_reference() {
                 "--sort-by",
                 "total",
             ],
-            &["--metric", "avg", "--sort-by", "total"],
         ),
         (
             &mixed,
@@ -213,7 +243,6 @@ fn options_equal_the_reference() {
                 "--top-n",
                 "2",
             ],
-            &["--metric", "max", "--sort-by", "name", "--top-n", "2"],
         ),
         (
             &gzip,
@@ -227,25 +256,11 @@ fn options_equal_the_reference() {
                 "--bins",
                 "7",
             ],
-            &["--metric", "min", "--sort-by", "avg", "--bins", "7"],
         ),
+        (&gzip, &["--ranks", "1", "3-4", "--bins", "12"]),
+        (&gzip, &["-r", "1,3", "-i", "s.*", "-e", "B"]),
         (
             &gzip,
-            &["--ranks", "1", "3-4", "--bins", "12"],
-            &["--ranks", "1", "3-4", "--bins", "12"],
-        ),
-        (
-            &gzip,
-            &[
-                "--include",
-                "s.*",
-                "--exclude",
-                "so.*",
-                "--start-time",
-                "0.0001",
-                "--end-time",
-                "0.002",
-            ],
             &[
                 "--include",
                 "s.*",
@@ -267,28 +282,13 @@ fn options_equal_the_reference() {
                 "--top-n",
                 "3",
             ],
-            &[
-                "--min-duration",
-                "1e-8",
-                "--metric",
-                "first",
-                "--top-n",
-                "3",
-            ],
         ),
         (
             &mixed,
             &[
                 "--metrics",
                 "last",
-                "--combine-regions",
-                "ab=A,B",
-                "--sort-by",
-                "max",
-            ],
-            &[
-                "--metric",
-                "last",
+                "total",
                 "--combine-regions",
                 "ab=A,B",
                 "--sort-by",
@@ -296,21 +296,15 @@ fn options_equal_the_reference() {
             ],
         ),
     ];
-    for (i, (input, theirs, ours)) in cases.into_iter().enumerate() {
-        compare(input, theirs, ours, "csv", &format!("opts{i}"));
+    for (i, (input, args)) in cases.into_iter().enumerate() {
+        compare(input, args, "csv", &format!("opts{i}"));
     }
 }
 
 #[test]
 fn json_documents_equal_the_reference() {
     let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
-    compare(
-        &mixed,
-        &["--sort-by", "total"],
-        &["--sort-by", "total"],
-        "json",
-        "json",
-    );
+    compare(&mixed, &["--sort-by", "total"], "json", "json");
 }
 
 /// `--stack-children`: the bars split into own time and children, as the reference splits
@@ -325,9 +319,14 @@ fn stacked_durations_equal_the_reference() {
     for (i, path) in nests.iter().enumerate() {
         let input = repo().join(path);
         for metric in ["total", "avg"] {
-            let (theirs, ours) = (["--metrics", metric, stack], ["--metric", metric, stack]);
             let tag = format!("stacked{i}-{metric}");
-            compare_kinds(&durations, &input, &theirs, &ours, "csv", &tag);
+            compare_kinds(
+                &durations,
+                &input,
+                &["--metrics", metric, stack],
+                "csv",
+                &tag,
+            );
         }
     }
     let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
@@ -364,22 +363,17 @@ fn stacked_durations_equal_the_reference() {
     for (i, (input, args)) in cases.into_iter().enumerate() {
         let mut args = args.to_vec();
         args.push(stack);
-        let tag = format!("stacked-opts{i}");
-        compare_kinds(&durations, input, &args, &args, "csv", &tag);
+        compare_kinds(&durations, input, &args, "csv", &format!("stacked-opts{i}"));
     }
-    let (theirs, ours) = (["--metrics", "avg", stack], ["--metric", "avg", stack]);
-    compare_kinds(&durations, &mixed, &theirs, &ours, "json", "stacked-json");
-    let ranks = ["--ranks", "1", "2", stack];
-    let theirs = [&["--metrics", "avg"], &ranks[..]].concat();
-    let ours = [&["--metric", "avg"], &ranks[..]].concat();
     compare_kinds(
         &durations,
-        &multirank,
-        &theirs,
-        &ours,
+        &mixed,
+        &["--metrics", "avg", stack],
         "json",
-        "stacked-json-avg",
+        "stacked-json",
     );
+    let args = ["--metrics", "avg", "--ranks", "1", "2", stack];
+    compare_kinds(&durations, &multirank, &args, "json", "stacked-json-avg");
 
     let dir = scratch_dir("plot-data-stacked-overlap");
     let input = repo().join(overlaps[0]);
@@ -392,13 +386,13 @@ fn stacked_durations_equal_the_reference() {
         .unwrap();
     assert!(!reference.status.success());
     assert!(String::from_utf8_lossy(&reference.stderr).contains("NestingError"));
-    let out = dir.join("durations_data.csv");
+    let out = dir.join("ours");
     let ours = sp()
-        .args(["export", "plot-data", "durations"])
+        .args(["export", "plot-data"])
         .arg(&input)
         .arg("-o")
         .arg(&out)
-        .arg(stack)
+        .args(["--plots", "durations", stack])
         .output()
         .unwrap();
     assert_eq!(ours.status.code(), Some(1), "{}", show(&ours));
@@ -410,23 +404,27 @@ fn stacked_durations_equal_the_reference() {
 fn bad_options_are_one_line_with_no_output() {
     let dir = scratch_dir("plot-data-bad");
     let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
-    let out = dir.join("x.csv");
+    let out = dir.join("out");
     for (args, code) in [
         (vec!["rank_heatmap", "--ranks", "99"], 1),
-        (vec!["imbalance", "--metric", "first"], 1),
+        (vec!["imbalance", "--imbalance-metric", "first"], 1),
         (vec!["density", "--start-time", "5", "--end-time", "1"], 1),
         (vec!["durations", "--include", "nothing_matches"], 1),
         (vec!["durations", "--combine-regions", "g=nothing"], 1),
-        (vec!["durations", "--stack-children", "--metric", "max"], 1),
+        (vec!["durations", "--stack-children", "--metrics", "max"], 1),
+        (vec!["durations", "--label", "a", "--label", "b"], 1),
         (vec!["nosuchkind"], 2),
+        (vec!["likwid"], 2),
+        (vec!["durations", "--format", "parquet"], 2),
         (vec!["histogram", "--bins", "0"], 2),
     ] {
         let mut cmd = sp();
-        cmd.args(["export", "plot-data", args[0]])
+        cmd.args(["export", "plot-data"])
             .arg(&mixed)
             .arg("-o")
             .arg(&out)
-            .args(&args[1..]);
+            .arg("--plots")
+            .args(&args);
         let run = cmd.output().unwrap();
         let err = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(code), "{args:?}: {}", show(&run));
@@ -440,4 +438,19 @@ fn bad_options_are_one_line_with_no_output() {
         );
         assert!(!out.exists(), "{args:?} left an output");
     }
+    // A file that is not a profile, second of two, is named, and nothing is written.
+    let bad = dir.join("bad.h5");
+    std::fs::write(&bad, b"not a profile").unwrap();
+    let run = sp()
+        .args(["export", "plot-data"])
+        .arg(&mixed)
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out)
+        .args(["--plots", "durations"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", show(&run));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.h5"));
+    assert!(!out.exists());
 }

@@ -30,8 +30,8 @@ use super::Failure;
 ///                 as a picture instead.
 ///   folded        collapsed stacks, one line per call path with its own time in ns
 ///                 (`main;solve;kernel 1234`), for flamegraph.pl, inferno and speedscope.
-///   plot-data     `plot-data KIND FILE`: the reference's data behind a chart, CSV or JSON (KIND:
-///                 durations, histogram, rank_heatmap, imbalance, timeseries, density).
+///   plot-data     `plot-data FILES… -o DIR --plots KIND…`: the reference's data behind its
+///                 charts, CSV or JSON, under its file names, and region_statistics.json.
 ///
 /// All ranks are exported unless --ranks is given. Calls are read row by row and written
 /// as they are read, so large profiles export in little memory. The output is written to a
@@ -45,26 +45,26 @@ use super::Failure;
 ///   sp export flamegraph run.h5 -o flame.svg --threshold 0.5
 ///   sp export flamegraph run.h5 --ranks 0-3 --per-rank -o flame.svg   # flame_rank0.svg …
 ///   sp export folded run.h5 -o run.folded && flamegraph.pl run.folded > flame.svg
-///   sp export plot-data durations run.h5 -o durations_data.csv --sort-by total --top-n 10
+///   sp export plot-data run.h5 -o data --plots durations histogram --sort-by total --top-n 10
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
     /// Output format.
     #[arg(value_enum)]
     format: OutputFormat,
-    /// The profile (plot-data: the kind, then the profile).
+    /// The profile (plot-data: one or more).
     file: PathBuf,
     #[arg(hide = true)]
-    profile: Option<PathBuf>,
+    more: Vec<PathBuf>,
     #[command(flatten)]
     output: OutputArg,
     /// Ranks to export, e.g. `0 2` or `0-3` (default: all).
-    #[arg(long, num_args = 1..)]
+    #[arg(short, long, num_args = 1..)]
     ranks: Option<Vec<String>>,
     #[command(flatten)]
     stacks: super::flamegraph::StackOpts,
     #[command(flatten)]
-    plot_data: super::plot_data::PlotDataOpts,
+    plot_data: sp::analysis::plot_data::args::PlotDataArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -78,23 +78,25 @@ enum OutputFormat {
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
-    opts.output.prepare()?;
     let selection = Selection::ranks(opts.ranks.as_deref().map(parse_ranks).transpose()?);
-    if opts.profile.is_some() && opts.format != OutputFormat::PlotData {
+    if !opts.more.is_empty() && opts.format != OutputFormat::PlotData {
         return Err(Failure::usage("sp export takes one profile"));
+    }
+    if opts.format != OutputFormat::PlotData {
+        opts.output.prepare()?;
     }
     let format = match opts.format {
         OutputFormat::ChromeTrace => Format::ChromeTrace,
         OutputFormat::Speedscope => Format::Speedscope,
         OutputFormat::Json => Format::Json,
         OutputFormat::PlotData => {
-            let (kind, file) = (&opts.file, opts.profile.as_deref());
             let (include, exclude) = (
                 opts.stacks.include.as_deref(),
                 opts.stacks.exclude.as_deref(),
             );
             let selection = Selection::new(include, exclude, selection.ranks)?;
-            return (opts.plot_data).run(kind, file, selection, &opts.output.output);
+            let files = [&[opts.file][..], &opts.more].concat();
+            return super::plot_data::run(&opts.plot_data, &files, selection, &opts.output.output);
         }
         OutputFormat::Flamegraph | OutputFormat::Folded => {
             let folded = opts.format == OutputFormat::Folded;

@@ -19,10 +19,10 @@ use super::Failure;
 #[derive(Debug, Args)]
 pub struct StackOpts {
     /// flamegraph, folded, plot-data: use only regions whose name matches one of these regexes.
-    #[arg(long, num_args = 1..)]
+    #[arg(short, long, num_args = 1..)]
     pub include: Option<Vec<String>>,
     /// flamegraph, folded, plot-data: skip regions whose name matches one of these regexes.
-    #[arg(long, num_args = 1..)]
+    #[arg(short, long, num_args = 1..)]
     pub exclude: Option<Vec<String>>,
     /// flamegraph, folded: one output per rank, named OUT_rank<N>.EXT, instead of every
     /// rank merged.

@@ -399,3 +399,129 @@ fn stacked_table(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Table> {
         ],
     })
 }
+
+/// The table over several files and statistics (`--metrics`): for each statistic, each file
+/// (`labels`, in order) and each bar. The bars are the regions of any file (the first
+/// file's, then those only later ones have), grouped, and sorted by their worst value over
+/// the files; a file without a bar's regions has NaN there. One file is [`table`].
+pub fn table_runs(
+    runs: &[Run],
+    labels: &[String],
+    opts: &Options,
+    metrics: &[Metric],
+) -> Result<Table> {
+    let with = |metric: Metric| Options {
+        metric,
+        ..opts.clone()
+    };
+    let mut tables = Vec::new();
+    if let [run] = runs {
+        let run = Run {
+            profile: run.profile,
+            source: run.source,
+            label: labels[0].clone(),
+        };
+        for &m in metrics {
+            tables.push(table(&run, &with(m))?);
+        }
+    } else if opts.stack_children {
+        return Err(Error::Unavailable(
+            "--stack-children over several files is not supported yet".into(),
+        ));
+    } else {
+        let bars = bars_runs(runs, opts)?;
+        for &m in metrics {
+            let mut rows = Vec::new();
+            for (run, label) in runs.iter().zip(labels) {
+                for (name, members) in &bars {
+                    let regions: Vec<&Region> = (members.iter())
+                        .filter_map(|n| run.profile.region(n))
+                        .collect();
+                    rows.push(vec![
+                        Cell::Text(label.clone()),
+                        Cell::Text(name.clone()),
+                        Cell::Text(m.name().into()),
+                        Cell::Float(pooled_value(run, &regions, m, opts)?),
+                    ]);
+                }
+            }
+            let colors: serde_json::Map<String, serde_json::Value> = (labels.iter())
+                .zip(tab20(labels.len()))
+                .map(|(l, c)| (l.clone(), c.into()))
+                .collect();
+            tables.push(Table {
+                kind: super::Kind::Durations,
+                header: vec!["file", "region", "metric", "value_seconds"],
+                rows,
+                rows_key: "bars",
+                extra: vec![
+                    ("colors", serde_json::Value::Object(colors)),
+                    ("metrics", serde_json::json!([])),
+                    ("options", serde_json::json!({"stack_children": false})),
+                ],
+            });
+        }
+    }
+    let mut all = tables.remove(0);
+    for t in tables {
+        all.rows.extend(t.rows);
+        all.extra[0] = t.extra[0].clone();
+    }
+    let names: Vec<&str> = metrics.iter().map(|m| m.name()).collect();
+    all.extra[1].1 = serde_json::json!(names);
+    Ok(all)
+}
+
+/// The bars over several files: names and members, sorted and cut as [`bars`] does, by the
+/// largest finite value over the files.
+fn bars_runs(runs: &[Run], opts: &Options) -> Result<Vec<(String, Vec<String>)>> {
+    let mut names: Vec<String> = Vec::new();
+    for run in runs {
+        for r in regions(run.profile, &opts.selection).unwrap_or_default() {
+            if !names.contains(&r.name) {
+                names.push(r.name.clone());
+            }
+        }
+    }
+    if names.is_empty() {
+        return Err(Error::Unavailable(
+            "no regions matched the selected filters".into(),
+        ));
+    }
+    let groups = group(&names, &opts.combine)?;
+    let mut scored = Vec::with_capacity(groups.len());
+    for (name, members) in groups {
+        let score = match opts.sort_by.as_deref() {
+            None | Some("name") => 0.0,
+            Some(s) => {
+                let m = Metric::parse(s).filter(|m| !matches!(m, Metric::First | Metric::Last));
+                let m = m.ok_or_else(|| {
+                    Error::Unavailable(format!(
+                        "unknown --sort-by {s:?}: name, avg, min, max or total"
+                    ))
+                })?;
+                let mut best = f64::NEG_INFINITY;
+                for run in runs {
+                    let regions: Vec<&Region> = (members.iter())
+                        .filter_map(|n| run.profile.region(n))
+                        .collect();
+                    let v = pooled_value(run, &regions, m, opts)?;
+                    if v.is_finite() && v > best {
+                        best = v;
+                    }
+                }
+                best
+            }
+        };
+        scored.push((score, name, members));
+    }
+    match opts.sort_by.as_deref() {
+        None if opts.top_n.is_none() => {}
+        None | Some("name") => scored.sort_by(|a, b| a.1.cmp(&b.1)),
+        Some(_) => scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))),
+    }
+    if let Some(n) = opts.top_n {
+        scored.truncate(n);
+    }
+    Ok(scored.into_iter().map(|(_, n, m)| (n, m)).collect())
+}

@@ -10,11 +10,15 @@
 //! assert_eq!(py_float(1e-9), "1e-09");
 //! ```
 
+#[cfg(feature = "cli")]
+pub mod args;
 pub mod density;
 pub mod durations;
+pub mod files;
 pub mod histogram;
 pub mod imbalance;
 pub mod rank_heatmap;
+pub mod statistics;
 pub mod timeseries;
 pub mod write;
 
@@ -178,6 +182,16 @@ pub struct Run<'a> {
     pub profile: &'a Profile,
     pub source: &'a dyn RowSource,
     pub label: String,
+}
+
+impl<'a> From<&crate::chart::plot::Input<'a>> for Run<'a> {
+    fn from(input: &crate::chart::plot::Input<'a>) -> Run<'a> {
+        Run {
+            profile: input.profile,
+            source: input.source,
+            label: input.label.clone(),
+        }
+    }
 }
 
 /// A cell of a table.

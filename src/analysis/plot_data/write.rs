@@ -110,7 +110,12 @@ pub fn write_json(table: &Table, out: &mut impl Write) -> io::Result<()> {
     for (k, v) in extra {
         doc.insert(k.to_string(), v.clone());
     }
-    serde_json::to_writer_pretty(&mut *out, &Value::Object(doc))?;
+    write_value(&Value::Object(doc), out)
+}
+
+/// A JSON document as the reference writes it: indented by two, a final newline.
+pub fn write_value(doc: &Value, out: &mut impl Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, doc)?;
     writeln!(out)
 }
 
