@@ -31,6 +31,9 @@ if [ -z "${CARGO_FUZZ:-}" ]; then
     fi
 fi
 export RUSTC_BOOTSTRAP=1
+# The fuzz targets are the library's: no page built into them (build.rs), and no wasm build
+# under the sanitizer's flags.
+export SP_PAGE_BUILD=off
 
 # The seeds of a target: traces for the trace targets, HDF5 files for the rest.
 seed() {

@@ -6,13 +6,15 @@
 #
 # Needs only cargo with the wasm32-unknown-unknown target (scripts/setup-env.sh adds it),
 # gzip, base64 and awk. The wasm is built with the `wasm-release` profile of Cargo.toml.
-# Fails if the page grows past its budget: 1.5 MB, 500 KB gzipped.
+# Fails if the page grows past its budget: 1.5 MB, 500 KB gzipped. build.rs runs it to carry
+# the page inside a release binary, with SP_WEB_OUT (where to write the page) and
+# SP_WEB_BUDGET=off (the budget is the shipped page's, checked by the release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 PAGE=web/page
-OUT=web/dist/sp.html
+OUT=${SP_WEB_OUT:-web/dist/sp.html}
 MAX_BYTES=1500000
 MAX_GZIP=500000
 
@@ -59,7 +61,7 @@ bytes=$(wc -c <"$OUT")
 gz=$(gzip -9c "$OUT" | wc -c)
 wasm_bytes=$(wc -c <"$wasm")
 echo "build-web: $OUT: $bytes bytes ($gz gzipped); wasm $wasm_bytes bytes"
-if [ "$bytes" -gt "$MAX_BYTES" ] || [ "$gz" -gt "$MAX_GZIP" ]; then
+if [ "${SP_WEB_BUDGET:-on}" != off ] && { [ "$bytes" -gt "$MAX_BYTES" ] || [ "$gz" -gt "$MAX_GZIP" ]; }; then
   echo "build-web: the page is over its budget ($MAX_BYTES bytes, $MAX_GZIP gzipped)" >&2
   exit 1
 fi

@@ -3,7 +3,8 @@
 # dist/sp-VERSION-aarch64-linux-musl.tar.gz, each holding the static binary, sp.html, the
 # man pages, the bash/zsh/fish completions, README.md, the licences and SHA256SUMS over them.
 #
-#   scripts/release.sh             build both binaries and the page, then write dist/
+#   scripts/release.sh             build the page, then both binaries (each carries the page),
+#                                  then write dist/
 #   scripts/release.sh --binaries  build the two static binaries only
 #   scripts/release.sh --page      build web/dist/sp.html only, as a release has it
 #   scripts/release.sh --pack      write dist/ from binaries and page already built
@@ -40,15 +41,35 @@ timed() {
   echo "release: $* took $((SECONDS - start)) s" >&2
 }
 
+# Each binary carries the page the archive ships (build.rs, SP_PAGE_BUILD), built first.
 build_binary() {
-  CARGO_ENCODED_RUSTFLAGS=$(release_flags) cargo build --quiet --release --locked --target "$1"
+  SP_PAGE_BUILD="$PWD/web/dist/sp.html" CARGO_ENCODED_RUSTFLAGS=$(release_flags) \
+    cargo build --quiet --release --locked --target "$1"
 }
 
 # The page's wasm names crate sources in its panic messages too: the same remapping.
 build_page() { CARGO_ENCODED_RUSTFLAGS=$(release_flags) scripts/build-web.sh; }
 
 build_binaries() {
+  [ -f web/dist/sp.html ] || timed build_page
   for target in "${TARGETS[@]}"; do timed build_binary "$target"; done
+  page_inside "$TARGET_DIR/x86_64-unknown-linux-musl/release/sp"
+}
+
+# Fails unless binary $1, alone in a directory and with no $SP_PAGE, writes a report: the
+# page is inside it.
+page_inside() {
+  local lone golden="$PWD/tests/golden/synthetic/expected/golden.h5"
+  lone=$(mktemp -d)
+  cp "$1" "$lone/sp"
+  if ! (cd "$lone" && env -u SP_PAGE ./sp report "$golden" -o r.html) ||
+    ! grep -q 'application/x-sp-profile' "$lone/r.html"; then
+    rm -rf "$lone"
+    echo "release: $1 does not carry the page" >&2
+    return 1
+  fi
+  rm -rf "$lone"
+  echo "release: $1 carries the page"
 }
 
 # The subcommands that binary $1 lists in its --help (each has a man page).
@@ -148,8 +169,8 @@ check() {
 
 case ${1:-} in
   "")
-    build_binaries
     timed build_page
+    build_binaries
     timed pack_all
     ;;
   --binaries) build_binaries ;;

@@ -26,6 +26,8 @@ step "the library builds for WebAssembly, with the test that drives every front 
 cargo build --lib --no-default-features --target wasm32-unknown-unknown
 cargo test -p sp-front-ends --no-run --target wasm32-unknown-unknown
 
+# build.rs builds the page into the release binaries (in target/page; the page step below
+# reuses that build), and the browser tests check a lone binary writes a report with it.
 step "static musl release build passes the golden tests"
 cargo build --release --target x86_64-unknown-linux-musl
 musl_bin=target/x86_64-unknown-linux-musl/release/sp
@@ -48,7 +50,7 @@ scripts/check-aarch64.sh "$musl_bin" target/aarch64-unknown-linux-musl/release/s
 # --- The browser page (web/): its wasm linted, the page built, then driven in chromium ---
 step "browser page: build web/dist/sp.html and run its Playwright tests over file://"
 cargo clippy -p sp-web --target wasm32-unknown-unknown -- -D warnings
-scripts/build-web.sh
+CARGO_TARGET_DIR=target/page scripts/build-web.sh
 SP_BIN="$PWD/$musl_bin" npm --prefix web/e2e test
 # --- end of the browser page's block ---
 

@@ -25,6 +25,26 @@ pub const PLACE_TYPE: &str = "application/x-sp-place";
 pub struct Embedded<'a> {
     pub name: &'a str,
     pub bytes: &'a [u8],
+    /// The bytes are the profile without its calls ([`crate::schema::write::index_only`]):
+    /// the element says so (`data-events="omitted"`), and the page asks for the file where a
+    /// view needs calls.
+    pub index_only: bool,
+}
+
+/// The page this binary carries (build.rs builds it into release binaries), if any.
+pub fn built_in() -> Option<String> {
+    #[cfg(sp_page)]
+    {
+        use std::io::Read;
+        const GZIPPED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/sp.html.gz"));
+        let mut page = String::new();
+        flate2::read::GzDecoder::new(GZIPPED)
+            .read_to_string(&mut page)
+            .ok()?;
+        Some(page)
+    }
+    #[cfg(not(sp_page))]
+    None
 }
 
 /// Why a page cannot carry profiles.
@@ -104,6 +124,9 @@ pub fn embed(page: &str, files: &[Embedded<'_>], opening: &Opening) -> Result<St
         out.push_str(SCRIPT_TYPE);
         out.push_str("\" data-name=\"");
         crate::chart::text::escape_into(&mut out, file.name);
+        if file.index_only {
+            out.push_str("\" data-events=\"omitted");
+        }
         out.push_str("\">");
         base64_into(&mut out, file.bytes);
         out.push_str("</script>\n");
@@ -207,10 +230,12 @@ mod tests {
             Embedded {
                 name: "a.h5",
                 bytes: b"foo",
+                index_only: false,
             },
             Embedded {
                 name: "\"><script>alert(1)</script>.h5",
                 bytes: b"fo",
+                index_only: true,
             },
         ];
         let out = embed(&page, &files, &Opening::default()).unwrap();
@@ -220,7 +245,8 @@ mod tests {
                 "<body><p>x</p>\
                  <script type=\"application/x-sp-profile\" data-name=\"a.h5\">Zm9v</script>\n\
                  <script type=\"application/x-sp-profile\" \
-                 data-name=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;.h5\">Zm8=</script>\n\
+                 data-name=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;.h5\" \
+                 data-events=\"omitted\">Zm8=</script>\n\
                  {MARKER}<script>SP.start();</script></body>"
             )
         );
@@ -236,6 +262,7 @@ mod tests {
         let files = [Embedded {
             name: "a.h5",
             bytes: b"",
+            index_only: false,
         }];
         let opening = Opening {
             include: vec!["solve.*".into(), "</script>".into()],

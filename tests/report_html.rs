@@ -64,6 +64,51 @@ assert html.endswith("<script>SP.start();</script></body>\n")
     assert_eq!(names, format!("{a_name}\n{b_name}\n"));
 }
 
+/// `--events never`: each profile's element says so and holds the profile without
+/// `/events`, every other object as h5py reads it in the original.
+#[test]
+fn an_index_only_report_holds_the_profile_without_its_calls() {
+    let dir = support::scratch_dir("report-index-only");
+    fs::write(dir.join("sp.html"), PAGE).unwrap();
+    let profile = golden("h5_gzip_with_traces");
+    let profile = profile.to_str().unwrap();
+    let args = [
+        profile, "-o", "r.html", "--page", "sp.html", "--events", "never",
+    ];
+    let out = report(&dir, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = r#"
+import base64, io, re, sys
+import h5py, numpy as np
+html = open(sys.argv[1], encoding="utf-8").read()
+[(data,)] = [(d,) for d in re.findall(
+    r'<script type="application/x-sp-profile" data-name="[^"]*" data-events="omitted">([^<]*)</script>', html)]
+copy = h5py.File(io.BytesIO(base64.b64decode(data, validate=True)), "r")
+whole = h5py.File(sys.argv[2], "r")
+names = []
+whole.visit(names.append)
+kept = [n for n in names if n != "events" and not n.startswith("events/")]
+copied = []
+copy.visit(copied.append)
+assert sorted(copied) == sorted(kept), (copied, kept)
+for n in kept:
+    a, b = whole[n], copy[n]
+    assert dict(a.attrs).keys() == dict(b.attrs).keys(), n
+    if isinstance(a, h5py.Dataset):
+        assert a.dtype == b.dtype and a.shape == b.shape, n
+        assert np.array_equal(a[()], b[()]), n
+assert len(whole["events/durations"]) > 0
+print(len(kept))
+"#;
+    let checked = support::run_python(&dir, ["-c", script, "r.html", profile]);
+    let count: usize = String::from_utf8(checked.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(count > 10, "{count} objects compared");
+}
+
 #[test]
 fn bad_inputs_are_one_line_and_leave_no_output() {
     let dir = support::scratch_dir("report-bad");
@@ -73,7 +118,7 @@ fn bad_inputs_are_one_line_and_leave_no_output() {
     fs::write(dir.join("other.html"), "<html><body></body></html>").unwrap();
     fs::write(dir.join("notes.txt"), "not a profile").unwrap();
     fs::write(dir.join("kept.html"), "old").unwrap();
-    // Over --events auto's 64 MiB (sparse: the size is checked before anything is read).
+    // Over --events auto's 64 MiB (sparse): its index is read, and there is none.
     fs::File::create(dir.join("big.h5"))
         .unwrap()
         .set_len(65 << 20)
@@ -83,7 +128,7 @@ fn bad_inputs_are_one_line_and_leave_no_output() {
         (
             &[profile, "-o", "kept.html"],
             2,
-            "sp: sp report needs the page, sp.html: pass --page FILE or set SP_PAGE",
+            "sp: this sp was built without its page, sp.html: pass --page FILE or set SP_PAGE",
         ),
         (
             &[profile, "-o", "kept.html", "--page", "other.html"],
@@ -98,7 +143,7 @@ fn bad_inputs_are_one_line_and_leave_no_output() {
         (
             &["big.h5", "-o", "kept.html", "--page", "sp.html"],
             1,
-            "sp: the profiles total 65 MiB, over the 64 MiB that --events auto embeds",
+            "sp: big.h5: not a readable HDF5 file",
         ),
     ];
     for (args, code, start) in cases {

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
+use super::local_file::{open_profile, ProfileFile as LocalProfile};
 use super::options::{OutputArg, RegionFilter};
 use super::Failure;
 
@@ -13,8 +14,12 @@ use super::Failure;
 /// with no network and no server, and it opens on the Overview; two or more profiles open
 /// compared. Copy it off the cluster, mail it, or keep it from CI.
 ///
-/// The page is taken from --page, else $SP_PAGE, else sp.html beside the sp binary (as
-/// the release archives ship it). scripts/build-web.sh builds it as web/dist/sp.html.
+/// The page is taken from --page, else $SP_PAGE, else the one inside this binary (a
+/// release build carries it), else sp.html beside the binary.
+///
+/// --events never (and auto, past 64 MiB of profiles) embeds each profile's index only:
+/// the overview, regions and ranks open; the views of calls ask for the .h5, which
+/// dropped onto the open report adds them.
 ///
 /// --include, --exclude, --ranks and --sort set the page's filters and sort, as sp
 /// inspect takes them; the reader can change them there.
@@ -31,7 +36,7 @@ pub struct Opts {
     files: Vec<PathBuf>,
     #[command(flatten)]
     output: OutputArg,
-    /// The page to embed them in (default: $SP_PAGE, else sp.html beside the binary).
+    /// The page to embed them in (default: $SP_PAGE, else the built-in page).
     #[arg(long, value_name = "SP.HTML")]
     page: Option<PathBuf>,
     #[command(flatten)]
@@ -39,7 +44,8 @@ pub struct Opts {
     /// The region table's order, as sp inspect --sort.
     #[arg(long, default_value = "start", value_parser = super::inspect::sort_names())]
     sort: String,
-    /// Embed the whole profiles (auto: when they total at most 64 MiB, else refuse).
+    /// Embed the calls too: always, never (the index only: tables, ranks and overview), or
+    /// auto: when the profiles total at most 64 MiB.
     #[arg(long, value_enum, default_value = "auto")]
     events: Events,
 }
@@ -48,48 +54,59 @@ pub struct Opts {
 enum Events {
     Auto,
     Always,
+    Never,
 }
 
-/// The most `--events auto` embeds.
+/// The most `--events auto` embeds whole.
 const AUTO_LIMIT: u64 = 64 << 20;
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     opts.filter.selection()?; // a bad pattern or rank list is a usage error, before any work
     opts.output.prepare()?;
-    let page_path = find_page(opts.page.as_deref())?;
-    let page = std::fs::read_to_string(&page_path)
-        .map_err(|e| Failure::io(&page_path, "cannot read the page", e))?;
+    let (page_name, page) = load_page(opts.page.as_deref())?;
     let mut total = 0u64;
     for path in &opts.files {
         let meta = std::fs::metadata(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         total = total.saturating_add(meta.len());
     }
-    if opts.events == Events::Auto && total > AUTO_LIMIT {
-        return Err(Failure::new(format!(
-            "the profiles total {} MiB, over the 64 MiB that --events auto embeds; \
-             pass --events always to embed them all the same",
-            total >> 20
-        )));
-    }
+    let index_only = match opts.events {
+        Events::Always => false,
+        Events::Never => true,
+        Events::Auto => total > AUTO_LIMIT,
+    };
     let mut contents = Vec::with_capacity(opts.files.len());
     for path in &opts.files {
-        let bytes = std::fs::read(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         // Only profiles the page can open: anything else fails here, named.
-        if sp::schema::json::is_json(&bytes) {
+        let LocalProfile::H5(h5) = open_profile(path)? else {
             return Err(Failure::in_file(
                 path.display(),
                 "a JSON profile, which the page does not open yet; give sp report the .h5 \
                  it was exported from",
             ));
-        }
-        sp::hdf5lite::reader::File::open(bytes.as_slice()).map_err(|e| Failure::hdf5(path, e))?;
-        contents.push(bytes);
+        };
+        contents.push(match index_only {
+            true => {
+                sp::schema::write::index_only(&h5).map_err(|e| Failure::analysis(path, e.into()))?
+            }
+            false => std::fs::read(path).map_err(|e| Failure::io(path, "cannot read", e))?,
+        });
+    }
+    if index_only && opts.events == Events::Auto {
+        eprintln!(
+            "sp: the profiles total {} MiB, over the 64 MiB --events auto embeds whole: the \
+             report holds their index only (--events always embeds the calls)",
+            total >> 20
+        );
     }
     let names: Vec<String> = opts.files.iter().map(|p| file_name(p)).collect();
     let files: Vec<sp::page::Embedded> = names
         .iter()
         .zip(&contents)
-        .map(|(name, bytes)| sp::page::Embedded { name, bytes })
+        .map(|(name, bytes)| sp::page::Embedded {
+            name,
+            bytes,
+            index_only,
+        })
         .collect();
     let given = |v: &Option<Vec<String>>| v.clone().unwrap_or_default();
     let opening = sp::page::Opening {
@@ -98,29 +115,37 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         ranks: given(&opts.filter.ranks),
         sort: Some(opts.sort),
     };
-    let report = sp::page::embed(&page, &files, &opening)
-        .map_err(|e| Failure::in_file(page_path.display(), e))?;
+    let report =
+        sp::page::embed(&page, &files, &opening).map_err(|e| Failure::in_file(page_name, e))?;
     opts.output.write(report.as_bytes())
 }
 
-/// The page: `flag`, else `$SP_PAGE`, else `sp.html` beside the running binary.
-fn find_page(flag: Option<&Path>) -> Result<PathBuf, Failure> {
-    if let Some(path) = flag {
-        return Ok(path.to_owned());
-    }
-    if let Some(path) = std::env::var_os("SP_PAGE") {
-        return Ok(PathBuf::from(path));
-    }
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join("sp.html")))
-        .filter(|p| p.is_file());
-    beside.ok_or_else(|| {
-        Failure::usage(
-            "sp report needs the page, sp.html: pass --page FILE or set SP_PAGE \
-             (scripts/build-web.sh builds web/dist/sp.html; the release archives put it beside sp)",
-        )
-    })
+/// The page and the name its errors go by: `flag`, else `$SP_PAGE`, else the page this
+/// binary carries, else `sp.html` beside it.
+fn load_page(flag: Option<&Path>) -> Result<(String, String), Failure> {
+    let given = flag
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("SP_PAGE").map(Into::into));
+    let path = match given {
+        Some(path) => path,
+        None => match sp::page::built_in() {
+            Some(page) => return Ok(("sp's built-in page".into(), page)),
+            None => std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.parent().map(|dir| dir.join("sp.html")))
+                .filter(|p| p.is_file())
+                .ok_or_else(|| {
+                    Failure::usage(
+                        "this sp was built without its page, sp.html: pass --page FILE or set \
+                         SP_PAGE (scripts/build-web.sh builds web/dist/sp.html; a release \
+                         build with the wasm32 target installed carries it)",
+                    )
+                })?,
+        },
+    };
+    let page = std::fs::read_to_string(&path)
+        .map_err(|e| Failure::io(&path, "cannot read the page", e))?;
+    Ok((path.display().to_string(), page))
 }
 
 /// The name the page shows for `path`: its file name.

@@ -19,6 +19,7 @@
 //!
 //! [`raw`] holds the on-disk structures themselves, for tests and byte-level tools.
 
+pub mod copy;
 pub mod error;
 pub mod filters;
 pub mod limits;

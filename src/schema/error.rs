@@ -33,6 +33,9 @@ pub enum Error {
     Corrupt(String),
     /// Valid content that sp cannot carry over.
     Unsupported(String),
+    /// A columnar profile without its event columns (an index-only report's copy): only
+    /// what the index holds can be read.
+    EventsOmitted,
     /// Writing or reading the HDF5 file failed.
     Hdf5(hdf5lite::Error),
 }
@@ -72,6 +75,9 @@ impl fmt::Display for Error {
             ),
             Error::Corrupt(m) => write!(f, "damaged profile: {m}"),
             Error::NotAProfile(m) | Error::Schema(m) | Error::Unsupported(m) => f.write_str(m),
+            Error::EventsOmitted => f.write_str(
+                "the profile holds its index only: its calls (/events) are not in this file",
+            ),
             Error::Hdf5(e) => e.fmt(f),
         }
     }

@@ -364,11 +364,68 @@ fn dataset(
     )?)
 }
 
+/// `file`, a schema 2 or 3 profile, without its event columns (`/events`): the index, the
+/// metadata and the rank groups, for a report that carries a large profile's index only.
+/// Readers then give [`Error::EventsOmitted`] where they need calls. A schema 1 profile
+/// keeps its calls in its rank groups and has no index to carry alone.
+pub fn index_only<R: crate::io::ReadAt>(
+    file: &crate::hdf5lite::reader::File<R>,
+) -> Result<Vec<u8>, Error> {
+    let head = super::read(file, super::Depth::Metadata)?;
+    if head.layout == super::ProfileLayout::Legacy {
+        return Err(Error::Unsupported(
+            "a schema 1 profile keeps its calls in its rank groups, with no index to carry \
+             without them"
+                .into(),
+        ));
+    }
+    let events = names::EVENTS.path;
+    let writer = crate::hdf5lite::copy::copy(file, &|path| path != events)?;
+    let mut bytes = Vec::new();
+    writer.finish(&mut bytes)?;
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::io::WriteAt;
     use crate::schema::{Merger, RegionCalls};
+
+    /// The index-only copy reads back as the same index, and refuses what needs calls.
+    #[test]
+    fn index_only_keeps_the_index_and_leaves_out_the_calls() {
+        use crate::hdf5lite::reader::File;
+        use crate::schema::{read, Depth, EventReader};
+        let profiles: [&[u8]; 3] = [
+            include_bytes!("../../tests/golden/c_trace/expected/profiling_data.h5"),
+            include_bytes!(
+                "../../tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5"
+            ),
+            include_bytes!("../../tests/golden/h5_python_rich/expected/rich_import.h5"),
+        ];
+        for bytes in profiles {
+            let file = File::open(bytes).unwrap();
+            let copy = index_only(&file).unwrap();
+            assert!(copy.len() < bytes.len());
+            let copied = File::open(copy.as_slice()).unwrap();
+            let index = read(&file, Depth::Index).unwrap();
+            assert_eq!(read(&copied, Depth::Index).unwrap(), index);
+            assert!(index
+                .regions
+                .iter()
+                .flat_map(|r| &r.ranks)
+                .any(|r| r.calls() > 0));
+            assert!(matches!(
+                read(&copied, Depth::Events),
+                Err(Error::EventsOmitted)
+            ));
+            assert!(matches!(
+                EventReader::open(&copied),
+                Err(Error::EventsOmitted)
+            ));
+        }
+    }
 
     #[test]
     fn deferred_tree_plus_bulk_is_byte_identical() {

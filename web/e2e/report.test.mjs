@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { PAGE, ROOT, SP_BIN, inspectCsv, launch, screenshot, settled, showView } from './harness.mjs';
+import { PAGE, ROOT, SP_BIN, dropFiles, inspectCsv, launch, screenshot, settled, showView } from './harness.mjs';
 
 let browser;
 let tmp;
@@ -82,6 +82,49 @@ test('a report of two profiles opens compared', async () => {
   assert.equal(await page.evaluate(() => SP.files.length), 2);
   assert.equal(await page.evaluate(() => SP.current.view), 'compare');
   await screenshot(page, 'report-compare');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an index-only report opens on its index, and the dropped .h5 adds the calls', async () => {
+  const profile = path.join(ROOT, 'tests/golden/mixed/expected/merged.h5');
+  const out = report([profile], 'index-only.html', ['--events', 'never']);
+  assert.ok(fs.statSync(out).size < fs.statSync(PAGE).size + fs.statSync(profile).size * 4 / 3);
+  const { page, errors } = await openReport(out);
+  assert.equal(await page.evaluate(() => SP.current.tree), 'omitted');
+  await showView(page, 'regions');
+  const rows = await page.evaluate(() => SP.current.data.table.rows.map((r) => [r.name, r.calls]));
+  const flat = inspectCsv(profile, ['--flat']);
+  assert.deepEqual(rows, flat.rows.map((c) => [c.name, Number(c.calls)]));
+  assert.match(await page.textContent('#view-regions'), /holds the index of merged\.h5 only/);
+  await screenshot(page, 'report-index-only-regions');
+  await showView(page, 'timeline');
+  await page.waitForFunction(() => /Drop merged\.h5 onto the page/.test(document.querySelector('#tl-info').textContent), null, { timeout: 30000 });
+  await screenshot(page, 'report-index-only-timeline');
+  await dropFiles(page, [profile]);
+  await page.waitForFunction(() => SP.files.length === 1 && SP.current.tree !== 'omitted' && !SP.current.starting, null, { timeout: 30000 });
+  await settled(page);
+  assert.equal(await page.evaluate(() => SP.current.name), 'merged.h5');
+  assert.notEqual(await page.evaluate(() => SP.current.tree), 'omitted');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a lone release binary writes a report with the page it carries', async () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'lone-'));
+  const bin = path.join(dir, 'sp');
+  fs.copyFileSync(SP_BIN, bin);
+  fs.chmodSync(bin, 0o755);
+  const profile = path.join(ROOT, 'tests/golden/synthetic/expected/golden.h5');
+  const out = path.join(dir, 'lone.html');
+  const env = { ...process.env };
+  delete env.SP_PAGE;
+  const r = spawnSync(bin, ['report', profile, '-o', out], { encoding: 'utf8', env, cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  const { page, errors } = await openReport(out);
+  assert.equal(await page.evaluate(() => SP.current.name), 'golden.h5');
+  assert.equal(await page.evaluate(() => SP.current.view), 'overview');
+  await screenshot(page, 'report-lone-binary');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -80,6 +80,12 @@ SP.openFiles = async (list, how) => {
   SP.hideError();
   // Native traces are merged into a profile, with any per-rank profiles dropped with them.
   if (files.some((f) => /\.spt$/.test(f.name))) { SP.merge.ask(files); return; }
+  // A report that holds a profile's index only takes its calls from the same file dropped
+  // onto it: the file replaces its index-only copy.
+  for (const file of files) {
+    const copy = SP.files.find((f) => f.tree === 'omitted' && f.name === file.name);
+    if (copy) SP.close(copy);
+  }
   SP.opening = files.map((f) => f.name);
   const opened = [];
   for (const file of files) opened.push(await SP.openFile(file));
@@ -158,6 +164,9 @@ SP.close = (fs) => {
   SP.files = SP.files.filter((f) => f !== fs);
   SP.select(SP.files[SP.files.length - 1] || null);
 };
+
+// What a view that needs calls says of a report's index-only profile.
+SP.omitted = (fs) => 'This report holds the index of ' + fs.name + ' only (sp report --events never, or a profile over 64 MiB). Drop ' + fs.name + ' onto the page to add its calls.';
 
 // Stores a reply's data (or error) for a view, and its read counters.
 SP.take = (fs, key, reply) => {

@@ -160,6 +160,7 @@ SP.table.toolbar = (fs, data, lazy) => {
   bar.append(SP.el('button', { id: 'download-csv', title: 'These rows as sp inspect --format csv writes them for the same options' + (data.source === 'index' ? ' (with --flat: no percentiles)' : ''), text: 'Download CSV', onclick: () => T.downloadCsv(fs) }));
   if (fs.treeError) bar.append(SP.el('span', { class: 'muted', text: fs.treeError }));
   else if (fs.tree === 'too-large') bar.append(SP.el('span', { class: 'muted', text: 'The call tree of ' + fs.info.calls.toLocaleString('en-US') + ' calls is not built in the browser; rows come from the index.' }));
+  else if (fs.tree === 'omitted') bar.append(SP.el('span', { class: 'muted', text: SP.omitted(fs) }));
   else if (fs.tree === 'available') bar.append(SP.el('span', { class: 'muted', text: 'reading the call tree…' }));
   return bar;
 };

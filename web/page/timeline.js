@@ -78,7 +78,7 @@ TL.request = async (fs) => {
   const got = performance.now();
   TL.busy = false;
   if (reply.error) {
-    SP.$('#tl-info').textContent = reply.error;
+    SP.$('#tl-info').textContent = fs.tree === 'omitted' ? SP.omitted(fs) : reply.error;
   } else {
     st.data = reply.ok;
     st.rects = reply.bin ? new Float32Array(reply.bin) : new Float32Array(0);

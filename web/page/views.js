@@ -46,7 +46,7 @@ SP.overview.render = (fs, root) => {
   }
   parts.push(SP.el('p', { class: 'source-note', text: o.source === 'tree'
     ? 'Computed from the call tree, with the rules of scope-profiler\'s HTML report.'
-    : 'Computed from the profile\'s index only, with the rules of scope-profiler\'s HTML report over a summary read' + (fs.tree === 'available' ? '; the call tree is being read.' : '.') }));
+    : 'Computed from the profile\'s index only, with the rules of scope-profiler\'s HTML report over a summary read' + (fs.tree === 'available' ? '; the call tree is being read.' : fs.tree === 'omitted' ? '. ' + SP.omitted(fs) : '.') }));
   root.replaceChildren(...parts);
 };
 

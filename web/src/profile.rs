@@ -33,6 +33,8 @@ pub struct Loaded {
     whole: Option<Profile>,
     /// Calls the profile holds.
     pub calls: u64,
+    /// The file holds the index without the calls (an index-only report's copy).
+    pub events_omitted: bool,
 }
 
 impl Loaded {
@@ -42,6 +44,7 @@ impl Loaded {
             calls: Loaded::calls_of(&index),
             index: Some(index),
             whole: None,
+            events_omitted: false,
         }
     }
 
@@ -51,6 +54,7 @@ impl Loaded {
             calls: Loaded::calls_of(&whole),
             index,
             whole: Some(whole),
+            events_omitted: false,
         }
     }
 
@@ -69,9 +73,12 @@ impl Loaded {
         self.index.as_ref().or(self.whole.as_ref())
     }
 
-    /// `loaded`, `available` (small enough to read whole) or `too-large`.
+    /// `loaded`, `available` (small enough to read whole), `too-large`, or `omitted` (the
+    /// file holds no calls to read it from).
     pub fn tree_state(&self) -> &'static str {
-        if self.whole.is_some() {
+        if self.events_omitted {
+            "omitted"
+        } else if self.whole.is_some() {
             "loaded"
         } else if self.calls <= TREE_CALLS {
             "available"

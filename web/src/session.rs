@@ -309,7 +309,12 @@ fn load_profile(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, St
             Ok(Loaded::whole(whole, index))
         }
         ProfileLayout::Columnar if head.summary_statistics => {
-            Ok(Loaded::index(load::read_summary(file).map_err(fail)?))
+            let mut loaded = Loaded::index(load::read_summary(file).map_err(fail)?);
+            loaded.events_omitted = matches!(
+                schema::EventReader::open(file),
+                Err(schema::Error::EventsOmitted)
+            );
+            Ok(loaded)
         }
         ProfileLayout::Columnar => {
             // No stored statistics: the call tree when it is small enough, else every

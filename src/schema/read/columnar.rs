@@ -185,7 +185,6 @@ impl Events {
         index: &IndexColumns<'_, R>,
         rows: usize,
     ) -> Result<(), Error> {
-        file.group(names::EVENTS.path)?;
         let (_, a, b) = time_columns(file)?;
         let first = file.dataset(a.path)?.len()?;
         let len = first.min(file.dataset(b.path)?.len()?);

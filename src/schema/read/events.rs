@@ -125,6 +125,14 @@ pub(crate) fn time_columns<R: ReadAt>(
     file: &File<R>,
 ) -> Result<(bool, names::Dataset, names::Dataset), Error> {
     use names::events::{DURATIONS, END_TIMES, START_DELTAS, START_TIMES};
+    if !file
+        .root()?
+        .links()?
+        .iter()
+        .any(|l| l.name == names::EVENTS.name)
+    {
+        return Err(Error::EventsOmitted);
+    }
     Ok(if has_link(file, START_DELTAS)? {
         (true, START_DELTAS, DURATIONS)
     } else {
@@ -145,14 +153,16 @@ pub struct EventReader<'f, R: ReadAt> {
 }
 
 impl<'f, R: ReadAt> EventReader<'f, R> {
-    /// Opens the event columns; `None` when the file has no `/events` group.
+    /// Opens the event columns; `None` when the profile stores none (schema 1, aggregate
+    /// rows), [`Error::EventsOmitted`] when a columnar profile's `/events` was left out.
     pub fn open(file: &'f File<R>) -> Result<Option<Self>, Error> {
-        if !file
-            .root()?
-            .links()?
-            .iter()
-            .any(|l| l.name == names::EVENTS.name)
-        {
+        let root = file.root()?;
+        let links = root.links()?;
+        if !links.iter().any(|l| l.name == names::EVENTS.name) {
+            let indexed = links.iter().any(|l| l.name == names::INDEX.name);
+            if indexed && !super::is_aggregate(file, &root)? {
+                return Err(Error::EventsOmitted);
+            }
             return Ok(None);
         }
         let (delta, a, b) = time_columns(file)?;

@@ -146,7 +146,7 @@ fn schema_version<R: ReadAt>(file: &File<R>, root: &Group<'_, R>) -> Result<i64,
 
 /// Whether `storage_layout` is the variable-length string "aggregate" (a fixed-length one
 /// reads as columnar in the reference, which sees bytes, not str).
-fn is_aggregate<R: ReadAt>(file: &File<R>, root: &Group<'_, R>) -> Result<bool, Error> {
+pub(crate) fn is_aggregate<R: ReadAt>(file: &File<R>, root: &Group<'_, R>) -> Result<bool, Error> {
     let Some(attr) = root.attribute(names::STORAGE_LAYOUT)? else {
         return Ok(false);
     };
