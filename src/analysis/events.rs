@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::io::ReadAt;
-use crate::schema::{EventReader, RankCalls, RowEvents};
+use crate::schema::{EventReader, RankCalls, RowEvents, Span};
 
 use super::error::Result;
 
@@ -18,6 +18,48 @@ pub trait RowSource {
     fn lane_columns<'a>(&'a self, row: &'a RankCalls) -> Result<Cow<'a, RowEvents>> {
         self.events(row)
     }
+
+    /// Calls `[from, from + count)` of `row` appended to `starts` and `ends`, `base` being
+    /// the start of call `from − 1` (0 when `from` is 0): a source that can read a range
+    /// reads only those calls (the default reads the row and keeps the range).
+    #[allow(clippy::too_many_arguments)]
+    fn append_range(
+        &self,
+        row: &RankCalls,
+        from: u64,
+        count: u64,
+        base: i64,
+        starts: &mut Vec<i64>,
+        ends: &mut Vec<i64>,
+    ) -> Result<()> {
+        let _ = base;
+        let ev = self.events(row)?;
+        extend_range(&ev.starts, &ev.ends, from, count, starts, ends);
+        Ok(())
+    }
+
+    /// Whether `row`'s calls belong to thread or task lanes (each nested on its own).
+    fn has_lanes(&self, row: &RankCalls) -> bool {
+        row.lanes.is_some()
+    }
+}
+
+/// Calls `[from, from + count)` of two columns (as far as they reach) appended.
+fn extend_range(
+    s: &[i64],
+    e: &[i64],
+    from: u64,
+    count: u64,
+    starts: &mut Vec<i64>,
+    ends: &mut Vec<i64>,
+) {
+    let n = s.len().min(e.len());
+    let a = usize::try_from(from).unwrap_or(usize::MAX).min(n);
+    let b = a
+        .saturating_add(usize::try_from(count).unwrap_or(usize::MAX))
+        .min(n);
+    starts.extend_from_slice(&s[a..b]);
+    ends.extend_from_slice(&e[a..b]);
 }
 
 /// Rows whose calls are already in memory (a profile read to
@@ -34,6 +76,19 @@ impl RowSource for Loaded {
             tasks: None,
         }))
     }
+
+    fn append_range(
+        &self,
+        row: &RankCalls,
+        from: u64,
+        count: u64,
+        _base: i64,
+        starts: &mut Vec<i64>,
+        ends: &mut Vec<i64>,
+    ) -> Result<()> {
+        extend_range(&row.starts, &row.ends, from, count, starts, ends);
+        Ok(())
+    }
 }
 
 impl<R: ReadAt> RowSource for EventReader<'_, R> {
@@ -49,5 +104,29 @@ impl<R: ReadAt> RowSource for EventReader<'_, R> {
             Some(span) => Ok(Cow::Owned(self.read_lanes(span)?)),
             None => Loaded.events(row),
         }
+    }
+
+    fn append_range(
+        &self,
+        row: &RankCalls,
+        from: u64,
+        count: u64,
+        base: i64,
+        starts: &mut Vec<i64>,
+        ends: &mut Vec<i64>,
+    ) -> Result<()> {
+        let Some(span) = row.span else {
+            return Loaded.append_range(row, from, count, base, starts, ends);
+        };
+        let from = from.min(span.count);
+        let part = Span {
+            offset: span.offset.saturating_add(from),
+            count: count.min(span.count - from),
+        };
+        Ok(self.append_calls_after(part, base, starts, ends)?)
+    }
+
+    fn has_lanes(&self, row: &RankCalls) -> bool {
+        row.lanes.is_some() || (row.span.is_some() && EventReader::has_lanes(self))
     }
 }

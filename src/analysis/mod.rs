@@ -44,6 +44,7 @@ pub mod scaling;
 pub mod selection;
 pub mod stacks;
 pub mod stored;
+pub mod timeline;
 pub mod units;
 mod view;
 

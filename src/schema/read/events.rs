@@ -232,6 +232,19 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
         starts: &mut Vec<i64>,
         ends: &mut Vec<i64>,
     ) -> Result<(), Error> {
+        self.append_calls_after(span, 0, starts, ends)
+    }
+
+    /// [`append_calls`](Self::append_calls) for a span that begins inside a row, after a
+    /// call started at `base` (ns; 0 at a row's first call): start deltas run on from it, so
+    /// a view reads only the calls of its time window. Absolute columns ignore `base`.
+    pub fn append_calls_after(
+        &self,
+        span: Span,
+        base: i64,
+        starts: &mut Vec<i64>,
+        ends: &mut Vec<i64>,
+    ) -> Result<(), Error> {
         self.check(span)?;
         let (s0, e0) = (starts.len(), ends.len());
         let read = ints_into(&self.a, span, starts).and_then(|()| ints_into(&self.b, span, ends));
@@ -240,7 +253,7 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
             ends.truncate(e0);
             return Err(e);
         }
-        decode_in_place(self.delta, 0, &mut starts[s0..], &mut ends[e0..]);
+        decode_in_place(self.delta, base, &mut starts[s0..], &mut ends[e0..]);
         Ok(())
     }
 

@@ -1,0 +1,597 @@
+//! The streaming timeline summary: one rank's calls, stacked by nesting depth, summarised
+//! per pixel of a time window — how busy each pixel is, how many calls touch it and which
+//! region has most of its time. Memory follows the picture (lanes × pixels), not the
+//! profile: the rank's rows are merged in start order a block at a time, and after a first
+//! pass over the whole rank a sparse index of each row (a mark every [`MARK`] calls: where
+//! the start deltas stand and how far the calls before reach) lets a zoomed or panned window
+//! read only the calls it shows.
+//!
+//! Depths are those of [`calltree::build`](super::calltree::build): a rank whose calls do
+//! not nest is summarised in one lane, and a rank whose rows track thread lanes or are not
+//! in start order is stacked whole by [`stack_rank`] (its memory is that of the rank).
+//!
+//! ```
+//! use sp::analysis::events::Loaded;
+//! use sp::analysis::timeline::{RankIndex, View};
+//! use sp::schema::{Depth, Profile, ProfileLayout, RankCalls, Region};
+//!
+//! let row = |starts: Vec<i64>, ends: Vec<i64>| RankCalls { rank: 0, starts, ends, ..RankCalls::default() };
+//! let profile = Profile {
+//!     regions: vec![
+//!         Region { name: "step".into(), ranks: vec![row(vec![0], vec![100])] },
+//!         Region { name: "kernel".into(), ranks: vec![row(vec![10, 60], vec![40, 70])] },
+//!     ],
+//!     schema: 3,
+//!     layout: ProfileLayout::Columnar,
+//!     metadata: Default::default(),
+//!     num_ranks: 1,
+//!     region_names: Vec::new(),
+//!     depth: Depth::Events,
+//!     summary_statistics: false,
+//! };
+//! let mut rank = RankIndex::new(&profile, 0, |_| true);
+//! let s = rank.summary(&profile, &Loaded, &View { t0: 0, t1: 100, width: 2 }).unwrap();
+//! assert_eq!(s.lanes.len(), 2);
+//! // The kernel's lane: 30 ns busy in the first half, 10 ns in the second.
+//! assert_eq!((s.lanes[1][0].busy, s.lanes[1][1].busy), (30, 10));
+//! assert_eq!(s.lanes[1][0].region, Some(1));
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::error::{Error, Result};
+use super::events::RowSource;
+use super::lanes::stack_rank;
+use crate::schema::Profile;
+
+/// A row's index holds a mark every this many calls.
+pub const MARK: u64 = 512;
+/// Calls buffered over all the rows of a rank being merged (each row reads blocks of this
+/// over the number of rows, between [`MIN_BLOCK`] and [`MAX_BLOCK`] calls).
+const BUDGET: u64 = 1 << 18;
+const MIN_BLOCK: u64 = 64;
+const MAX_BLOCK: u64 = 4096;
+/// Depths summarised; deeper calls are counted in [`Summary::deeper`].
+pub const MAX_LANES: usize = 256;
+
+/// A time window (absolute ns, `t0 < t1`) cut into `width` pixels: pixel `p` covers
+/// `[t0 + ⌈p·(t1 − t0)/width⌉, t0 + ⌈(p+1)·(t1 − t0)/width⌉)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    pub t0: i64,
+    pub t1: i64,
+    pub width: usize,
+}
+
+impl View {
+    fn check(&self) -> Result<()> {
+        if self.t1 <= self.t0 || self.width == 0 {
+            return Err(Error::Unavailable(
+                "a timeline window needs an end after its start and at least one pixel".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `width + 1` pixel edges, ns.
+    pub fn edges(&self) -> Vec<i64> {
+        let d = i128::from(self.t1) - i128::from(self.t0);
+        let w = self.width as i128;
+        (0..=self.width)
+            .map(|p| {
+                let off = (p as i128 * d + w - 1) / w;
+                i64::try_from(i128::from(self.t0) + off).unwrap_or(self.t1)
+            })
+            .collect()
+    }
+}
+
+/// One pixel of a lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pixel {
+    /// Time its calls cover within the pixel, ns.
+    pub busy: i64,
+    /// Calls that touch it (a call `[s, e)` touches the pixels of `[s, max(e, s + 1))`).
+    pub calls: u64,
+    /// The region with the most time in it (the lowest id on a tie), if any call touches it.
+    pub region: Option<u32>,
+    /// That region's time in it, ns.
+    pub region_busy: i64,
+}
+
+/// Summarises the calls of one lane, given in order of their starts.
+pub struct LaneSummary {
+    pixels: Vec<Pixel>,
+    /// Time per region of the pixels not yet finished.
+    tally: Vec<Vec<(u32, i64)>>,
+    /// Pixels before this are finished: no later call can touch them.
+    frontier: usize,
+    /// The pixel the last call started in.
+    at: usize,
+}
+
+impl LaneSummary {
+    pub fn new(width: usize) -> LaneSummary {
+        LaneSummary {
+            pixels: vec![Pixel::default(); width],
+            tally: vec![Vec::new(); width],
+            frontier: 0,
+            at: 0,
+        }
+    }
+
+    /// The pixel holding `t` (`edges[0] ≤ t < edges[width]`), searched from `self.at`.
+    fn pixel(&self, edges: &[i64], t: i64) -> usize {
+        let w = self.pixels.len();
+        let p = self.at.min(w - 1);
+        if edges[p] <= t && t < edges[p + 1] {
+            return p;
+        }
+        if p + 2 <= w && edges[p + 1] <= t && t < edges[p + 2] {
+            return p + 1;
+        }
+        edges.partition_point(|&x| x <= t).clamp(1, w) - 1
+    }
+
+    /// Adds the call `[s, e)` of `region` (`edges`: the view's); calls come in start order.
+    pub fn add(&mut self, edges: &[i64], s: i64, e: i64, region: u32) {
+        let w = self.pixels.len();
+        let (t0, t1) = (edges[0], edges[w]);
+        let reach = e.max(s.saturating_add(1));
+        if s >= t1 || reach <= t0 {
+            return;
+        }
+        let p0 = self.pixel(edges, s.max(t0));
+        self.at = p0;
+        self.finish_before(p0);
+        let p1 = self.pixel(edges, reach.min(t1) - 1);
+        for p in p0..=p1 {
+            let (lo, hi) = (edges[p], edges[p + 1]);
+            let time = e.min(hi).saturating_sub(s.max(lo)).max(0);
+            let px = &mut self.pixels[p];
+            px.busy = px.busy.saturating_add(time);
+            px.calls += 1;
+            let tally = &mut self.tally[p];
+            match tally.iter_mut().find(|t| t.0 == region) {
+                Some(t) => t.1 = t.1.saturating_add(time),
+                None => tally.push((region, time)),
+            }
+        }
+    }
+
+    /// Finishes the pixels before `p`.
+    fn finish_before(&mut self, p: usize) {
+        while self.frontier < p.min(self.pixels.len()) {
+            let f = self.frontier;
+            let best = self.tally[f]
+                .iter()
+                .copied()
+                .max_by_key(|&(r, t)| (t, Reverse(r)));
+            if let Some((r, t)) = best {
+                self.pixels[f].region = Some(r);
+                self.pixels[f].region_busy = t;
+            }
+            self.tally[f] = Vec::new();
+            self.frontier += 1;
+        }
+    }
+
+    /// The finished pixels.
+    pub fn finish(mut self) -> Vec<Pixel> {
+        self.finish_before(usize::MAX);
+        self.pixels
+    }
+}
+
+/// One rank's summary of a view: a lane of pixels per depth, the top first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Summary {
+    pub lanes: Vec<Vec<Pixel>>,
+    /// The rank's calls do not nest: they all lie in the one lane.
+    pub improper: bool,
+    /// Calls deeper than [`MAX_LANES`] in the window, left out.
+    pub deeper: u64,
+}
+
+/// A mark of a row's index: before call `k · MARK`.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    /// The start of call `k · MARK − 1` (0 for the first call): where start deltas resume.
+    base: i64,
+    /// The latest end of the calls before.
+    reach: i64,
+}
+
+/// One row (region) of the rank and its marks.
+struct Row {
+    region: usize,
+    marks: Vec<Mark>,
+}
+
+/// How the rank is summarised, found by its first pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Not yet read: the next summary reads every call and builds the index.
+    Unread,
+    /// Merged from the rows' ranges, by depth or (improper) in one lane.
+    Streamed { improper: bool },
+    /// Stacked whole ([`stack_rank`]): thread lanes, or rows out of start order.
+    Whole,
+}
+
+/// One rank's calls, ready to be summarised for any view: the regions kept, each row's
+/// sparse index, and what the first pass learnt (depths, span, nesting).
+pub struct RankIndex {
+    rank: u32,
+    rows: Vec<Row>,
+    mode: Mode,
+    depths: usize,
+    span: Option<(i64, i64)>,
+    keep: Vec<bool>,
+}
+
+/// A row being read, a block at a time.
+struct Cursor {
+    row: usize,
+    next: u64,
+    count: u64,
+    base: i64,
+    reach: i64,
+    starts: Vec<i64>,
+    ends: Vec<i64>,
+    at: usize,
+    /// Calls the next read asks for: a window's reads start small and double.
+    block: u64,
+}
+
+impl RankIndex {
+    /// The rank's rows of the regions `keeps` takes (by name); nothing is read yet.
+    pub fn new(profile: &Profile, rank: u32, keeps: impl Fn(&str) -> bool) -> RankIndex {
+        let keep: Vec<bool> = profile.regions.iter().map(|r| keeps(&r.name)).collect();
+        RankIndex {
+            rank,
+            rows: Vec::new(),
+            mode: Mode::Unread,
+            depths: 0,
+            span: None,
+            keep,
+        }
+    }
+
+    /// The rank.
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
+    /// The earliest start and latest end of the rank's calls, once a summary has read them.
+    pub fn span(&self) -> Option<(i64, i64)> {
+        self.span
+    }
+
+    /// The number of lanes (depths) of the rank's summaries, once one has read them.
+    pub fn depths(&self) -> usize {
+        self.depths
+    }
+
+    /// Whether the rank's calls have been read once (later views read only their window).
+    pub fn is_read(&self) -> bool {
+        self.mode != Mode::Unread
+    }
+
+    /// The summary of `view`: the first one reads every call of the rank (and indexes it),
+    /// later ones only the calls of their window.
+    pub fn summary(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        view: &View,
+    ) -> Result<Summary> {
+        view.check()?;
+        let edges = view.edges();
+        match self.mode {
+            Mode::Unread => {
+                let rows = profile.regions.iter().enumerate().filter(|(id, r)| {
+                    self.keep.get(*id).copied().unwrap_or(false)
+                        && r.rank(self.rank).is_some_and(|row| row.calls() > 0)
+                });
+                let rows: Vec<usize> = rows.map(|(id, _)| id).collect();
+                let lanes = rows.iter().any(|&id| {
+                    profile.regions[id]
+                        .rank(self.rank)
+                        .is_some_and(|row| source.has_lanes(row))
+                });
+                if lanes {
+                    self.mode = Mode::Whole;
+                    return self.whole(profile, source, &edges);
+                }
+                self.rows = rows
+                    .into_iter()
+                    .map(|region| Row {
+                        region,
+                        marks: Vec::new(),
+                    })
+                    .collect();
+                let (summary, pass) = self.merge(profile, source, &edges, None)?;
+                self.span = pass.span;
+                if pass.unsorted {
+                    self.rows = Vec::new();
+                    self.mode = Mode::Whole;
+                    return self.whole(profile, source, &edges);
+                }
+                self.mode = Mode::Streamed {
+                    improper: pass.improper,
+                };
+                self.depths = if pass.improper {
+                    1
+                } else {
+                    pass.depths.min(MAX_LANES)
+                };
+                if pass.improper {
+                    // The depths were nesting ones: summarise again in one lane.
+                    return Ok(self.merge(profile, source, &edges, Some(true))?.0);
+                }
+                Ok(summary)
+            }
+            Mode::Streamed { improper } => {
+                Ok(self.merge(profile, source, &edges, Some(improper))?.0)
+            }
+            Mode::Whole => self.whole(profile, source, &edges),
+        }
+    }
+
+    /// The rank stacked whole, then summarised.
+    fn whole(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        edges: &[i64],
+    ) -> Result<Summary> {
+        let keep = &self.keep;
+        let ids: std::collections::HashMap<&str, usize> = profile
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.name.as_str(), i))
+            .collect();
+        let keeps = |name: &str| {
+            ids.get(name)
+                .is_some_and(|&i| keep.get(i).copied().unwrap_or(false))
+        };
+        let stacked = stack_rank(profile, source, self.rank, keeps, |_| true)?;
+        self.span = stacked.span;
+        self.depths = stacked.lanes.len().min(MAX_LANES);
+        let width = edges.len() - 1;
+        let mut summary = Summary {
+            improper: stacked.improper,
+            ..Summary::default()
+        };
+        for (depth, lane) in stacked.lanes.iter().enumerate() {
+            if depth >= MAX_LANES {
+                summary.deeper += lane.len() as u64;
+                continue;
+            }
+            let mut acc = LaneSummary::new(width);
+            for k in 0..lane.len() {
+                // `ends` of a lane is a running maximum: the call's own end is its busy.
+                let s = lane.starts[k];
+                let e = s.saturating_add(lane.busy[k + 1] - lane.busy[k]);
+                acc.add(edges, s, e, lane.regions[k]);
+            }
+            summary.lanes.push(acc.finish());
+        }
+        Ok(summary)
+    }
+
+    /// Merges the rows in start order into the lanes. `improper`: `None` on the first pass
+    /// (every call read, the marks built, nesting checked), else whether to use one lane.
+    fn merge(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        edges: &[i64],
+        improper: Option<bool>,
+    ) -> Result<(Summary, Pass)> {
+        let width = edges.len() - 1;
+        let (t0, t1) = (edges[0], edges[width]);
+        let first = improper.is_none();
+        let flat = improper.unwrap_or(false);
+        let block = (BUDGET / self.rows.len().max(1) as u64).clamp(MIN_BLOCK, MAX_BLOCK);
+        let mut cursors = Vec::with_capacity(self.rows.len());
+        for (i, row) in self.rows.iter().enumerate() {
+            let Some(calls) = profile.regions[row.region].rank(self.rank) else {
+                continue;
+            };
+            let count = match calls.span {
+                Some(span) => span.count,
+                None => calls.starts.len().min(calls.ends.len()) as u64,
+            };
+            // The last mark before which every call ended before the window.
+            let (next, base) = if first {
+                (0, 0)
+            } else {
+                let k = row
+                    .marks
+                    .partition_point(|m| m.reach < t0.saturating_sub(1))
+                    .saturating_sub(1);
+                match row.marks.get(k) {
+                    Some(m) => (k as u64 * MARK, m.base),
+                    None => (0, 0),
+                }
+            };
+            cursors.push(Cursor {
+                row: i,
+                next,
+                count,
+                base,
+                reach: i64::MIN,
+                starts: Vec::new(),
+                ends: Vec::new(),
+                at: 0,
+                block: if first {
+                    block
+                } else {
+                    MIN_BLOCK.max(block / 32)
+                },
+            });
+        }
+        let mut pass = Pass::default();
+        let mut heap = BinaryHeap::new();
+        for (c, cursor) in cursors.iter_mut().enumerate() {
+            if self.refill(profile, source, cursor, block, first)? {
+                let (s, e) = (cursor.starts[0], cursor.ends[0]);
+                heap.push(Reverse((s, Reverse(e), c)));
+            }
+        }
+        let mut lanes: Vec<LaneSummary> = Vec::new();
+        let lanes_wanted = if first { MAX_LANES } else { self.depths.max(1) };
+        let mut deeper = 0u64;
+        // Ends (doubled, as `calltree` compares them) of the calls still open, and the end
+        // of the last call at each depth.
+        let mut open: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
+        let mut last_end: Vec<i64> = Vec::new();
+        while let Some(Reverse((s, Reverse(e), c))) = heap.pop() {
+            if !first && s >= t1 {
+                break;
+            }
+            let region = self.rows[cursors[c].row].region as u32;
+            let cursor = &mut cursors[c];
+            cursor.at += 1;
+            if cursor.at < cursor.starts.len()
+                || self.refill(profile, source, cursor, block, first)?
+            {
+                let (s2, e2) = (cursor.starts[cursor.at], cursor.ends[cursor.at]);
+                if (s2, Reverse(e2)) < (s, Reverse(e)) {
+                    pass.unsorted = true;
+                }
+                heap.push(Reverse((s2, Reverse(e2), c)));
+            }
+            if first {
+                let (lo, hi) = pass.span.unwrap_or((s, e));
+                pass.span = Some((lo.min(s), hi.max(e)));
+            }
+            let depth = if flat {
+                0
+            } else {
+                let s2 = s.wrapping_mul(2);
+                while open.peek().is_some_and(|&Reverse(x)| x <= s2) {
+                    open.pop();
+                }
+                let depth = open.len();
+                let e2 = if e == s {
+                    s2.wrapping_add(1)
+                } else {
+                    e.wrapping_mul(2)
+                };
+                open.push(Reverse(e2));
+                if first {
+                    if e < s
+                        || depth
+                            .checked_sub(1)
+                            .and_then(|d| last_end.get(d))
+                            .is_some_and(|&p| p < e)
+                    {
+                        pass.improper = true;
+                    }
+                    if last_end.len() <= depth {
+                        last_end.resize(depth + 1, i64::MIN);
+                    }
+                    last_end[depth] = e;
+                    pass.depths = pass.depths.max(depth + 1);
+                }
+                depth
+            };
+            if s >= t1 || e.max(s.saturating_add(1)) <= t0 {
+                continue;
+            }
+            if depth >= lanes_wanted {
+                deeper += 1;
+                continue;
+            }
+            while lanes.len() <= depth {
+                lanes.push(LaneSummary::new(width));
+            }
+            lanes[depth].add(edges, s, e, region);
+        }
+        let wanted = if first {
+            pass.depths.min(MAX_LANES)
+        } else {
+            lanes_wanted
+        };
+        while lanes.len() < wanted {
+            lanes.push(LaneSummary::new(width));
+        }
+        let summary = Summary {
+            lanes: lanes.into_iter().map(LaneSummary::finish).collect(),
+            improper: flat,
+            deeper,
+        };
+        Ok((summary, pass))
+    }
+
+    /// Reads the cursor's next block (marking it on the first pass); false at the row's end.
+    fn refill(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        cursor: &mut Cursor,
+        block: u64,
+        first: bool,
+    ) -> Result<bool> {
+        if cursor.at < cursor.starts.len() {
+            return Ok(true);
+        }
+        let row = &mut self.rows[cursor.row];
+        let Some(calls) = profile.regions[row.region].rank(self.rank) else {
+            return Ok(false);
+        };
+        cursor.starts.clear();
+        cursor.ends.clear();
+        cursor.at = 0;
+        let n = cursor.block.min(cursor.count.saturating_sub(cursor.next));
+        cursor.block = (cursor.block * 2).min(block);
+        if n == 0 {
+            return Ok(false);
+        }
+        source.append_range(
+            calls,
+            cursor.next,
+            n,
+            cursor.base,
+            &mut cursor.starts,
+            &mut cursor.ends,
+        )?;
+        let got = cursor.starts.len().min(cursor.ends.len());
+        cursor.starts.truncate(got);
+        cursor.ends.truncate(got);
+        if first {
+            let mut prev = cursor.base;
+            for (k, (&s, &e)) in cursor.starts.iter().zip(&cursor.ends).enumerate() {
+                if (cursor.next + k as u64) % MARK == 0 {
+                    row.marks.push(Mark {
+                        base: prev,
+                        reach: cursor.reach,
+                    });
+                }
+                cursor.reach = cursor.reach.max(e);
+                prev = s;
+            }
+        }
+        cursor.next += got as u64;
+        cursor.base = cursor.starts.last().copied().unwrap_or(cursor.base);
+        if got == 0 {
+            // A source that gives fewer calls than the row counts: the row ends here.
+            cursor.count = cursor.next;
+        }
+        Ok(got > 0)
+    }
+}
+
+/// What the first pass learnt.
+#[derive(Default)]
+struct Pass {
+    depths: usize,
+    span: Option<(i64, i64)>,
+    improper: bool,
+    unsorted: bool,
+}
