@@ -31,6 +31,56 @@ pub struct Embedded<'a> {
     pub index_only: bool,
 }
 
+/// How much of each profile a report carries (`sp report --events`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Events {
+    /// Whole profiles when they total at most [`Events::AUTO_LIMIT`], else the indexes.
+    Auto,
+    /// Whole profiles, calls and all.
+    Always,
+    /// Each profile's index only ([`crate::schema::write::index_only`]).
+    Never,
+}
+
+impl Events {
+    /// Each choice with its name.
+    pub const ALL: [(Events, &'static str); 3] = [
+        (Events::Auto, "auto"),
+        (Events::Always, "always"),
+        (Events::Never, "never"),
+    ];
+
+    /// The most [`Events::Auto`] embeds whole: a report past it is slow to open.
+    pub const AUTO_LIMIT: u64 = 64 << 20;
+
+    /// Whether profiles of `total` bytes go in as their indexes only.
+    pub fn index_only(self, total: u64) -> bool {
+        match self {
+            Events::Auto => total > Self::AUTO_LIMIT,
+            Events::Always => false,
+            Events::Never => true,
+        }
+    }
+}
+
+/// What a report carries of the profile in `file`: every byte, or its index only.
+pub fn carried<R: crate::io::ReadAt>(
+    file: &crate::hdf5lite::reader::File<R>,
+    index_only: bool,
+) -> Result<Vec<u8>, crate::schema::Error> {
+    if index_only {
+        return crate::schema::write::index_only(file);
+    }
+    let source = file.reader();
+    let len = usize::try_from(source.len())
+        .map_err(|_| crate::schema::Error::Unsupported("a profile too large to embed".into()))?;
+    let mut bytes = vec![0; len];
+    source
+        .read_exact_at(0, &mut bytes)
+        .map_err(|e| crate::schema::Error::Hdf5(e.into()))?;
+    Ok(bytes)
+}
+
 /// The page this binary carries (build.rs builds it into release binaries), if any.
 pub fn built_in() -> Option<String> {
     #[cfg(sp_page)]

@@ -66,6 +66,15 @@ fn extend_range(
 /// [`Depth::Events`](crate::schema::Depth::Events)).
 pub struct Loaded;
 
+/// Where rows' calls come from: `reader`, for a profile that stores them by row, else the
+/// rows themselves ([`Loaded`]).
+pub fn source<'a, R: ReadAt>(reader: Option<&'a EventReader<'_, R>>) -> &'a dyn RowSource {
+    match reader {
+        Some(r) => r,
+        None => &Loaded,
+    }
+}
+
 impl RowSource for Loaded {
     fn events<'a>(&'a self, row: &'a RankCalls) -> Result<Cow<'a, RowEvents>> {
         Ok(Cow::Owned(RowEvents {

@@ -109,10 +109,7 @@ impl<'f, R: ReadAt> Exporter<'f, R> {
         selection: &Selection,
         out: &mut W,
     ) -> Result<()> {
-        let source: &dyn RowSource = match &self.reader {
-            Some(r) => r,
-            None => &super::events::Loaded,
-        };
+        let source = super::events::source(self.reader.as_ref());
         let (profile, lanes, label) = (&self.profile, &self.lanes, self.label.as_str());
         match format {
             Format::ChromeTrace => chrome_trace(profile, source, lanes, selection, label, out),

@@ -10,8 +10,13 @@ use crate::hdf5lite::{self, reader::File};
 use crate::io::ReadAt;
 use crate::schema::{json, Depth, EventReader, Profile};
 
+use super::compare::Metric;
 use super::error::{Error, Result};
-use super::{load, metadata};
+use super::export::Exporter;
+use super::report::compute::{file_rows, profile_rows, FileRows, Runner};
+use super::report::{Format, Reading, ReportOptions};
+use super::runs::{self, Run};
+use super::{load, metadata, Selection};
 
 /// A profile as stored.
 pub enum StoredProfile<R: ReadAt> {
@@ -80,6 +85,50 @@ impl<R: ReadAt> StoredProfile<R> {
             StoredProfile::Json(profile) => {
                 let label = metadata::label(profile).or(fallback);
                 Ok((profile.clone(), None, label.unwrap_or_default()))
+            }
+        }
+    }
+}
+
+impl<R: ReadAt> StoredProfile<R> {
+    /// The profile read as `reading` says (a JSON profile is read whole already).
+    pub fn into_profile(self, reading: Reading) -> Result<Profile> {
+        match self {
+            StoredProfile::H5(file) => reading.read(&*file),
+            StoredProfile::Json(profile) => Ok(profile),
+        }
+    }
+
+    /// The profile as one run of many, named `name` ([`runs::read`], [`Run::of`]).
+    pub fn run(&self, name: &str, selection: &Selection, metric: Metric) -> Result<Run> {
+        match self {
+            StoredProfile::H5(file) => runs::read(name, &**file, selection, metric),
+            StoredProfile::Json(profile) => Ok(Run::of(name, profile, selection)),
+        }
+    }
+}
+
+impl<R: ReadAt + Sync> StoredProfile<R> {
+    /// The rows `sp inspect` reports for `options` ([`file_rows`], [`profile_rows`]).
+    pub fn into_rows(
+        self,
+        options: &ReportOptions,
+        format: Format,
+        selection: &Selection,
+        runner: &impl Runner,
+    ) -> Result<FileRows> {
+        match self {
+            StoredProfile::H5(file) => file_rows(&*file, options, format, selection, runner),
+            StoredProfile::Json(profile) => Ok(profile_rows(profile, options, selection)),
+        }
+    }
+
+    /// The exporter of the profile's calls ([`Exporter::open`], [`Exporter::of_profile`]).
+    pub fn exporter(&self, fallback_label: &str) -> Result<Exporter<'_, R>> {
+        match self {
+            StoredProfile::H5(file) => Exporter::open(&**file, fallback_label),
+            StoredProfile::Json(profile) => {
+                Ok(Exporter::of_profile(profile.clone(), fallback_label))
             }
         }
     }

@@ -347,10 +347,7 @@ impl<'a> Input<'a> {
     ) -> Input<'a> {
         Input {
             profile,
-            source: match reader {
-                Some(r) => r,
-                None => &crate::analysis::events::Loaded,
-            },
+            source: crate::analysis::events::source(reader),
             label: label.to_string(),
             file: file.rsplit(['/', '\\']).next().unwrap_or("").to_string(),
         }

@@ -4,11 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Format, Metric, Side};
-use sp::analysis::Selection;
+use sp::analysis::compare::{self, Budget, DiffOptions, DiffOrder, Metric, Side};
 use sp::schema::Profile;
 
-use super::local_file::{open_profile, ProfileFile};
+use super::local_file::open_profile;
 use super::options::{named, FormatArg, RegionFilter};
 use super::terminal::print;
 use super::Failure;
@@ -101,15 +100,10 @@ struct Common {
     format: FormatArg,
 }
 
-/// Both profiles, read as the metric needs, with the selection.
+/// Both profiles, read as the metric needs (on two threads), with the names they go by.
 struct Loaded {
-    metric: Metric,
-    format: Format,
-    selection: Selection,
-    a: Profile,
-    b: Profile,
-    name_a: String,
-    name_b: String,
+    profiles: [Profile; 2],
+    names: [String; 2],
 }
 
 impl Common {
@@ -119,37 +113,38 @@ impl Common {
                 "give two profiles: the baseline, the candidate",
             ));
         };
-        let selection = self.filter.selection()?;
         let metric = self.metric;
         let (a, b) = std::thread::scope(|scope| {
             let a = scope.spawn(|| read(file_a, metric));
             let b = read(file_b, metric);
-            let a = a
-                .join()
-                .unwrap_or_else(|_| Err(Failure::new("a reader thread panicked")));
-            (a, b)
+            let a = a.join();
+            (
+                a.unwrap_or_else(|_| Err(Failure::new("a reader thread panicked"))),
+                b,
+            )
         });
+        let names = [file_a, file_b].map(|f| sp::paths::relative_to_cwd(f));
         Ok(Loaded {
-            metric,
-            format: self.format.format,
-            selection,
-            a: a?,
-            b: b?,
-            name_a: sp::paths::relative_to_cwd(file_a),
-            name_b: sp::paths::relative_to_cwd(file_b),
+            profiles: [a?, b?],
+            names,
         })
+    }
+}
+
+impl Loaded {
+    fn sides(&self) -> (Side<'_>, Side<'_>) {
+        let side = |i: usize| Side {
+            name: &self.names[i],
+            profile: &self.profiles[i],
+        };
+        (side(0), side(1))
     }
 }
 
 /// Reads `path` as `metric` needs.
 fn read(path: &Path, metric: Metric) -> Result<Profile, Failure> {
-    let file = match open_profile(path)? {
-        ProfileFile::H5(file) => file,
-        ProfileFile::Json(profile) => return Ok(profile),
-    };
-    metric
-        .reading()
-        .read(&*file)
+    (open_profile(path)?)
+        .into_profile(metric.reading())
         .map_err(|e| Failure::analysis(path, e))
 }
 
@@ -164,10 +159,12 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
         let (b, sel) = (opts.baseline.as_deref(), c.filter.selection()?);
         return super::compare_many::run_diff(&c.files, &sel, b, &options, c.format.format);
     }
+    let (selection, format) = (c.filter.selection()?, c.format.format);
     let loaded = c.load()?;
-    let comparison = compare::diff(&loaded.a, &loaded.b, &loaded.selection, &options);
+    let [a, b] = &loaded.profiles;
+    let comparison = compare::diff(a, b, &selection, &options);
     let (a, b) = loaded.sides();
-    print(|out, show| compare::write_diff_shown(out, loaded.format, show, &a, &b, &comparison))
+    print(|out, show| compare::write_diff_shown(out, format, show, &a, &b, &comparison))
 }
 
 /// Runs the check; `Ok(false)` when the budget is broken.
@@ -180,32 +177,13 @@ pub fn run_check(opts: CheckOpts) -> Result<bool, Failure> {
     }
     // After the reads, as the reference refuses a negative budget (exit 1, nothing on
     // stdout) only once both files are read.
+    let (selection, format) = (c.filter.selection()?, c.format.format);
     let loaded = c.load()?;
     let budget = Budget::new(opts.max_regression, opts.fail_on_new)
         .map_err(|e| Failure::new(format!("--max-regression: {e}")))?;
-    let outcome = compare::check(
-        &loaded.a,
-        &loaded.b,
-        &loaded.selection,
-        loaded.metric,
-        budget,
-    );
+    let [a, b] = &loaded.profiles;
+    let outcome = compare::check(a, b, &selection, c.metric, budget);
     let (a, b) = loaded.sides();
-    print(|out, show| compare::write_check_shown(out, loaded.format, show, &a, &b, &outcome))?;
+    print(|out, show| compare::write_check_shown(out, format, show, &a, &b, &outcome))?;
     Ok(outcome.passed())
-}
-
-impl Loaded {
-    fn sides(&self) -> (Side<'_>, Side<'_>) {
-        (
-            Side {
-                name: &self.name_a,
-                profile: &self.a,
-            },
-            Side {
-                name: &self.name_b,
-                profile: &self.b,
-            },
-        )
-    }
 }

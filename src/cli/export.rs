@@ -4,10 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use sp::analysis::export::{Exporter, Format};
+use sp::analysis::export::Format;
 use sp::analysis::{parse_ranks, Selection};
 
-use super::local_file::ProfileFile;
 use super::options::OutputArg;
 use super::Failure;
 
@@ -112,12 +111,9 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let exporter = match &file {
-        ProfileFile::H5(h5) => {
-            Exporter::open(&**h5, &stem).map_err(|e| Failure::analysis(path, e))?
-        }
-        ProfileFile::Json(profile) => Exporter::of_profile(profile.clone(), &stem),
-    };
+    let exporter = file
+        .exporter(&stem)
+        .map_err(|e| Failure::analysis(path, e))?;
     let mut out = opts.output.create()?;
     exporter
         .write(format, &selection, out.writer())

@@ -69,10 +69,7 @@ impl StackOpts {
         selection.ranks = ranks.ranks;
         let h5 = open_profile(file)?;
         let (profile, reader, label) = profile_index(file, &h5)?;
-        let rows: &dyn sp::analysis::RowSource = match &reader {
-            Some(r) => r,
-            None => &sp::analysis::events::Loaded,
-        };
+        let rows = sp::analysis::events::source(reader.as_ref());
         let rendering = if folded {
             Rendering::Folded
         } else {

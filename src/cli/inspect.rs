@@ -6,12 +6,12 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use sp::analysis::report::compute::{file_rows, profile_rows, FileRows};
+use sp::analysis::report::compute::FileRows;
 use sp::analysis::report::{Column, FileReport, ReportOptions, ReportWriter};
 use sp::analysis::{PercentageMode, SortKey};
 use sp::text::Show;
 
-use super::local_file::{open_profile, ProfileFile};
+use super::local_file::open_profile;
 use super::options::{named, FormatArg, RegionFilter};
 use super::Failure;
 use sp::analysis::report::threads::Threads;
@@ -114,11 +114,9 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             profile,
             rows,
             from_calls,
-        } = match open_profile(path)? {
-            ProfileFile::H5(file) => file_rows(&*file, &options, format, &selection, &Threads)
-                .map_err(|e| Failure::analysis(path, e))?,
-            ProfileFile::Json(profile) => profile_rows(profile, &options, &selection),
-        };
+        } = (open_profile(path)?)
+            .into_rows(&options, format, &selection, &Threads)
+            .map_err(|e| Failure::analysis(path, e))?;
         let name = path.display().to_string();
         report
             .file(&FileReport {

@@ -7,10 +7,9 @@ use std::path::PathBuf;
 
 use sp::analysis::compare::Metric;
 use sp::analysis::report::compute::Runner;
-use sp::analysis::runs::{self, Run};
+use sp::analysis::runs::Run;
 use sp::analysis::Selection;
 
-use super::local_file::ProfileFile;
 use super::Failure;
 use sp::analysis::report::threads::Threads;
 
@@ -29,11 +28,8 @@ pub fn read(
     let job = |i: usize| {
         let path = &files[i];
         let name = path.display().to_string();
-        let run = super::local_file::open_profile(path).and_then(|f| match f {
-            ProfileFile::H5(f) => {
-                runs::read(&name, &*f, selection, metric).map_err(|e| Failure::analysis(path, e))
-            }
-            ProfileFile::Json(profile) => Ok(Run::of(&name, &profile, selection)),
+        let run = super::local_file::open_profile(path).and_then(|f| {
+            (f.run(&name, selection, metric)).map_err(|e| Failure::analysis(path, e))
         });
         Ok(run)
     };

@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use sp::page::Events;
 
 use super::local_file::{open_profile, ProfileFile as LocalProfile};
 use super::options::{OutputArg, RegionFilter};
@@ -46,19 +47,9 @@ pub struct Opts {
     sort: String,
     /// Embed the calls too: always, never (the index only: tables, ranks and overview), or
     /// auto: when the profiles total at most 64 MiB.
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = super::options::named(&Events::ALL))]
     events: Events,
 }
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Events {
-    Auto,
-    Always,
-    Never,
-}
-
-/// The most `--events auto` embeds whole.
-const AUTO_LIMIT: u64 = 64 << 20;
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     opts.filter.selection()?; // a bad pattern or rank list is a usage error, before any work
@@ -69,12 +60,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         let meta = std::fs::metadata(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         total = total.saturating_add(meta.len());
     }
-    let index_only = match opts.events {
-        Events::Always => false,
-        Events::Never => true,
-        Events::Auto => total > AUTO_LIMIT,
-    };
-    let mut contents = Vec::with_capacity(opts.files.len());
+    let index_only = opts.events.index_only(total);
+    let mut carried = Vec::with_capacity(opts.files.len());
     for path in &opts.files {
         // Only profiles the page can open: anything else fails here, named.
         let LocalProfile::H5(h5) = open_profile(path)? else {
@@ -84,12 +71,10 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
                  it was exported from",
             ));
         };
-        contents.push(match index_only {
-            true => {
-                sp::schema::write::index_only(&h5).map_err(|e| Failure::analysis(path, e.into()))?
-            }
-            false => std::fs::read(path).map_err(|e| Failure::io(path, "cannot read", e))?,
-        });
+        let bytes = sp::page::carried(&h5, index_only);
+        let name = path.file_name().unwrap_or(path.as_os_str());
+        let name = name.to_string_lossy().into_owned();
+        carried.push((name, bytes.map_err(|e| Failure::analysis(path, e.into()))?));
     }
     if index_only && opts.events == Events::Auto {
         eprintln!(
@@ -98,10 +83,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
             total >> 20
         );
     }
-    let names: Vec<String> = opts.files.iter().map(|p| file_name(p)).collect();
-    let files: Vec<sp::page::Embedded> = names
-        .iter()
-        .zip(&contents)
+    let files: Vec<sp::page::Embedded> = (carried.iter())
         .map(|(name, bytes)| sp::page::Embedded {
             name,
             bytes,
@@ -146,12 +128,4 @@ fn load_page(flag: Option<&Path>) -> Result<(String, String), Failure> {
     let page = std::fs::read_to_string(&path)
         .map_err(|e| Failure::io(&path, "cannot read the page", e))?;
     Ok((path.display().to_string(), page))
-}
-
-/// The name the page shows for `path`: its file name.
-fn file_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
 }

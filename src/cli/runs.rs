@@ -1,12 +1,9 @@
 //! `sp runs`: the runs table over many profiles ([`sp::analysis::runs`]).
 
-use std::io::{IsTerminal, Write};
-
 use clap::Args;
 use sp::analysis::compare::Metric;
 use sp::analysis::runs::{self, RunsOptions, RunsTable};
 use sp::analysis::Selection;
-use sp::text::Show;
 
 use super::{many, Failure};
 
@@ -82,16 +79,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let changes = opts
         .changes
         .map(|n| runs::changes::changes(&runs, options.baseline, n));
-    let mut out = std::io::stdout().lock();
-    let show = Show::for_terminal(out.is_terminal());
-    runs::write_runs(
-        &mut out,
-        opts.format.format,
-        show,
-        &table,
-        &failed,
-        changes.as_deref(),
-    )
-    .map_err(Failure::Stdout)?;
-    out.flush().map_err(Failure::Stdout)
+    let format = opts.format.format;
+    super::terminal::print(|out, show| {
+        runs::write_runs(out, format, show, &table, &failed, changes.as_deref())
+    })
 }

@@ -1,12 +1,9 @@
 //! `sp scaling`: strong and weak scaling over many profiles, with models
 //! ([`sp::analysis::scaling`]).
 
-use std::io::{IsTerminal, Write};
-
 use clap::Args;
 use sp::analysis::compare::Metric;
 use sp::analysis::scaling::{self, Axis, Mode, ScalingTable};
-use sp::text::Show;
 
 use super::options::RegionFilter;
 use super::{many, Failure};
@@ -66,17 +63,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
         .predict
         .zip(models.as_deref())
         .map(|(x, m)| table.predict(m, x));
-    let mut out = std::io::stdout().lock();
-    let show = Show::for_terminal(out.is_terminal());
-    scaling::write_scaling(
-        &mut out,
-        opts.format.format,
-        show,
-        &table,
-        opts.mode,
-        models.as_deref(),
-        prediction.as_ref(),
-    )
-    .map_err(Failure::Stdout)?;
-    out.flush().map_err(Failure::Stdout)
+    let (format, mode, models) = (opts.format.format, opts.mode, models.as_deref());
+    super::terminal::print(|out, show| {
+        scaling::write_scaling(out, format, show, &table, mode, models, prediction.as_ref())
+    })
 }

@@ -163,6 +163,11 @@ impl<R: ReadAt> File<R> {
         &self.limits
     }
 
+    /// The bytes the file is read from.
+    pub fn reader(&self) -> &R {
+        &self.reader
+    }
+
     fn src(&self) -> Source<'_> {
         Source::new(
             &self.reader,
