@@ -148,8 +148,10 @@ pub struct App {
     pub diff: sp::analysis::compare::DiffOptions,
     /// The timeline's window, in seconds from the time origin (`None`: fit).
     pub window: Option<(f64, f64)>,
-    /// The timeline's lanes, by rank, read as they come into view.
-    pub lanes: std::cell::RefCell<HashMap<u32, Result<super::lanes::RankLanes, String>>>,
+    /// The timeline's ranks, summarised as they come into view.
+    pub lanes: std::cell::RefCell<HashMap<u32, super::lanes::RankLanes>>,
+    /// The span of the profile's calls (ns), found when the timeline is first drawn.
+    pub timeline_span: std::cell::OnceCell<Result<Option<(i64, i64)>, String>>,
     /// The first rank the heatmap shows.
     pub rank_offset: usize,
     /// Ranks: the region whose ranks are listed by value (Enter on a region of many ranks).
@@ -187,6 +189,7 @@ impl App {
             diff: Default::default(),
             window: None,
             lanes: Default::default(),
+            timeline_span: Default::default(),
             rank_offset: 0,
             rank_drill: None,
         };
@@ -347,14 +350,26 @@ impl App {
         ranks
     }
 
-    /// Reads rank `rank`'s timeline lanes, unless read.
-    pub fn read_lanes(&self, rank: u32) {
-        if self.lanes.borrow().contains_key(&rank) {
-            return;
-        }
+    /// The span of the profile's calls (ns), for the timeline.
+    pub fn timeline_span(&self) -> Result<Option<(i64, i64)>, String> {
+        let doc = &self.docs[0];
+        // Not kept until the profile is there.
+        let Some(profile) = doc.profile() else {
+            return Ok(None);
+        };
+        self.timeline_span
+            .get_or_init(|| super::lanes::span(profile, doc.file.as_ref()))
+            .clone()
+    }
+
+    /// Summarises rank `rank`'s timeline for `view`, unless it is.
+    pub fn summarise_lanes(&self, rank: u32, view: sp::analysis::timeline::View) {
         let doc = &self.docs[0];
         let Some(profile) = doc.profile() else { return };
-        let lanes = super::lanes::read_rank(profile, doc.file.as_ref(), rank);
-        self.lanes.borrow_mut().insert(rank, lanes);
+        let mut lanes = self.lanes.borrow_mut();
+        let lanes = lanes
+            .entry(rank)
+            .or_insert_with(|| super::lanes::rank(profile, rank));
+        super::lanes::summarise(profile, doc.file.as_ref(), lanes, view);
     }
 }

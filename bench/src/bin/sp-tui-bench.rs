@@ -225,6 +225,22 @@ fn read_counter(screen: &str) -> Option<String> {
     Some(rest[..end].trim().to_string())
 }
 
+/// The width of the timeline's window in milliseconds, off its header ("(12.5 ms shown)").
+fn shown_window_ms(screen: &str) -> Option<f64> {
+    let end = screen.find(" shown)")?;
+    let start = screen[..end].rfind('(')? + 1;
+    let (value, unit) = screen[start..end].trim().split_once(' ')?;
+    let value: f64 = value.replace(',', "").parse().ok()?;
+    let scale = match unit {
+        "s" => 1e3,
+        "ms" => 1.0,
+        "µs" | "us" => 1e-3,
+        "ns" => 1e-6,
+        _ => return None,
+    };
+    Some(value * scale)
+}
+
 /// Presses `key` `n` times; the median and largest time to its frame.
 fn time_key(s: &mut Session, key: &[u8], n: usize) -> Result<(f64, f64), String> {
     let mut times = Vec::new();
@@ -247,6 +263,31 @@ fn run(opts: &Opts) -> Result<(), String> {
         first.as_secs_f64() * 1e3,
         first_read.as_deref().unwrap_or("?")
     );
+    // The Timeline first, on a fresh session: its key to its frame, then zooms (each
+    // halves the window) down to about 10 ms.
+    let t = s.press(b"5")?;
+    println!(
+        "timeline key:            {:8.1} ms",
+        t.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
+    );
+    print_rss(&s, "after Timeline");
+    let mut zooms = Vec::new();
+    for _ in 0..40 {
+        let shown = s.with(|x| x.parser.screen().contents());
+        if shown_window_ms(&shown).is_some_and(|ms| ms <= 10.0) {
+            break;
+        }
+        zooms.extend(s.press(b"+")?);
+    }
+    let shown = s.with(|x| x.parser.screen().contents());
+    let last = zooms.last().map_or(f64::NAN, |d| d.as_secs_f64() * 1e3);
+    let (zoom, zoom_max) = summary(&mut zooms);
+    println!(
+        "timeline zoom:           {zoom:8.1} ms median, {zoom_max:.1} ms max, {last:.1} ms the last, to {} ms shown",
+        shown_window_ms(&shown).map_or("?".into(), |ms| format!("{ms:.2}"))
+    );
+    print_rss(&s, "after zooming");
+    s.press(b"0")?;
     s.press(b"2")?; // Regions
     let (down, down_max) = time_key(&mut s, b"j", opts.keys)?;
     println!("keypress (row down):     {down:8.1} ms median, {down_max:.1} ms max");

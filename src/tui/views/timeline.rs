@@ -1,8 +1,9 @@
-//! Timeline: one line per (rank, depth) lane, each cell a column of time, drawn from the
-//! page's level of detail ([`shapes`]): a call at least a cell wide fills its cells in its
-//! region's colour (the library's palette, the same in every lane); a run of narrower
-//! calls is one block in the colour of its dominant region, shaded `▒`. `+`/`-` zoom,
-//! `←`/`→` pan, `0` fits, `j`/`k` scroll the lanes. Ranks are read as they come into view.
+//! Timeline: one line per (rank, depth) lane, each cell a pixel of the library's streaming
+//! timeline summary ([`sp::analysis::timeline`]): in the colour of the region with most time
+//! in it (the library's palette, the same in every lane), shaded by how busy it is — `█`
+//! full, `▓`, `▒`, `░` less — so a zoomed-out run shows where time goes. `+`/`-` zoom,
+//! `←`/`→` pan, `0` fits, `j`/`k` scroll the lanes. Ranks are summarised as they come into
+//! view, and a zoom or pan reads only the calls in the window.
 
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -10,11 +11,34 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
-use sp::analysis::lod::shapes;
+use sp::analysis::timeline::{Pixel, View};
 use sp::analysis::units::duration_text;
 
 use super::{list_key, shown};
 use crate::tui::app::App;
+
+/// The glyph of a pixel `width` ns wide: blank with no call, else by the share it is busy.
+fn glyph(p: &Pixel, width: i64) -> char {
+    if p.calls == 0 {
+        return ' ';
+    }
+    let share = p.busy as f64 / width.max(1) as f64;
+    match share {
+        s if s >= 0.875 => '█',
+        s if s >= 0.5 => '▓',
+        s if s >= 0.25 => '▒',
+        _ => '░',
+    }
+}
+
+/// The window on screen, absolute ns: the app's (from the first call) or the whole span.
+fn window(app: &App, lo: i64, hi: i64) -> (i64, i64) {
+    let (t0, t1) = match app.window {
+        Some((a, b)) => (lo.saturating_add(a as i64), lo.saturating_add(b as i64)),
+        None => (lo, hi.saturating_add(1)),
+    };
+    (t0, t1.max(t0.saturating_add(1)))
+}
 
 pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     let look = app.look;
@@ -22,100 +46,92 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     let width = (area.width as usize).saturating_sub(label_w).max(1);
     let height = (area.height as usize).saturating_sub(2);
     let c = app.cursor("timeline");
-    // Read the ranks that come into view.
-    let ranks = app.rank_list();
-    let first_rank = c.at.min(ranks.len().saturating_sub(1));
-    for &rank in ranks.iter().skip(first_rank).take(height) {
-        app.read_lanes(rank);
-    }
-    let lanes = app.lanes.borrow();
-    let extent = lanes
-        .values()
-        .filter_map(|l| l.as_ref().ok()?.span)
-        .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let Some((lo, hi)) = extent else {
-        f.render_widget(Paragraph::new("No calls to draw on these ranks."), area);
-        return;
+    let (lo, hi) = match app.timeline_span() {
+        Ok(Some(span)) => span,
+        Ok(None) => {
+            f.render_widget(Paragraph::new("No calls to draw on these ranks."), area);
+            return;
+        }
+        Err(e) => {
+            let text = format!("The calls could not be read: {}", shown(&e));
+            f.render_widget(Paragraph::new(text).style(look.error()), area);
+            return;
+        }
     };
-    let (t0, t1) = app
-        .window
-        .map(|(a, b)| (lo as f64 + a, lo as f64 + b))
-        .unwrap_or((lo as f64, hi.max(lo + 1) as f64));
-    let scale = width as f64 / (t1 - t0).max(1.0);
+    let (t0, t1) = window(app, lo, hi);
+    let view = View { t0, t1, width };
+    let edges = view.edges();
+    let from = |t: i64| duration_text(Some(t.saturating_sub(lo) as f64 / 1e9));
     let mut out = vec![Line::styled(
         format!(
             "{:label_w$}{} … {}  ({} shown)",
             "",
-            duration_text(Some((t0 - lo as f64) / 1e9)),
-            duration_text(Some((t1 - lo as f64) / 1e9)),
-            duration_text(Some((t1 - t0) / 1e9)),
+            from(t0),
+            from(t1),
+            duration_text(Some((t1 - t0) as f64 / 1e9)),
         ),
         look.dim(),
     )];
     let regions = app.docs[0].profile().map(|p| &p.regions[..]).unwrap_or(&[]);
+    let ranks = app.rank_list();
+    let first_rank = c.at.min(ranks.len().saturating_sub(1));
     let mut seen: Vec<u32> = Vec::new();
-    let list: Vec<(u32, usize)> = ranks
-        .iter()
-        .skip(first_rank)
-        .flat_map(|&rank| match lanes.get(&rank) {
-            Some(Ok(l)) => (0..l.lanes.len().max(1))
-                .map(|d| (rank, d))
-                .collect::<Vec<_>>(),
-            _ => vec![(rank, 0)],
-        })
-        .take(height)
-        .collect();
-    for (rank, depth) in list {
-        let label = if depth == 0 {
-            format!("rank {rank}")
-        } else {
-            String::new()
-        };
-        let mut spans = vec![Span::styled(format!("{label:<label_w$}"), look.dim())];
-        let mut cells: Vec<(char, Style)> = vec![(' ', Style::new()); width];
-        match lanes.get(&rank) {
-            Some(Ok(l)) => {
-                if let Some(lane) = l.lanes.get(depth) {
-                    let mut cursors = Vec::new();
-                    shapes(lane, t0, t1, scale, |s| {
-                        let merged = s.end - s.first > 1;
-                        let region = if merged {
-                            lane.dominant(s.first, s.end, &mut cursors).0
-                        } else {
-                            lane.regions[s.first]
-                        };
-                        if !seen.contains(&region) {
-                            seen.push(region);
-                        }
-                        let x0 = s.x0.max(0.0) as usize;
-                        let x1 = (s.x1.ceil().max(s.x0 + 1.0) as usize).min(width);
-                        let style = match look.region(region) {
-                            Some(c) => Style::new().fg(c),
-                            None => Style::new(),
-                        };
-                        let glyph = if merged { '▒' } else { '█' };
-                        for cell in cells.iter_mut().take(x1).skip(x0) {
-                            *cell = (glyph, style);
-                        }
-                        true
-                    });
-                }
-            }
-            Some(Err(e)) => {
-                cells = format!("cannot read: {}", shown(e))
-                    .chars()
-                    .map(|c| (c, look.error()))
-                    .take(width)
-                    .collect()
-            }
-            None => {}
+    // Ranks are summarised as their lanes come on screen.
+    for &rank in ranks.iter().skip(first_rank) {
+        if out.len() > height {
+            break;
         }
-        spans.extend(
-            cells
-                .into_iter()
-                .map(|(c, s)| Span::styled(c.to_string(), s)),
-        );
-        out.push(Line::from(spans));
+        app.summarise_lanes(rank, view);
+        let lanes = app.lanes.borrow();
+        let Some((_, summary)) = lanes.get(&rank).and_then(|l| l.summary.as_ref()) else {
+            continue;
+        };
+        let rows: Vec<Vec<(char, Style)>> = match summary {
+            Ok(s) => s
+                .lanes
+                .iter()
+                .map(|lane| {
+                    lane.iter()
+                        .enumerate()
+                        .map(|(x, p)| {
+                            let g = glyph(p, edges[x + 1] - edges[x]);
+                            let style = match p.region.filter(|_| g != ' ') {
+                                Some(r) => {
+                                    if !seen.contains(&r) {
+                                        seen.push(r);
+                                    }
+                                    look.region(r).map_or(Style::new(), |c| Style::new().fg(c))
+                                }
+                                None => Style::new(),
+                            };
+                            (g, style)
+                        })
+                        .collect()
+                })
+                .collect(),
+            Err(e) => vec![format!("cannot read: {}", shown(e))
+                .chars()
+                .map(|c| (c, look.error()))
+                .take(width)
+                .collect()],
+        };
+        for (depth, cells) in rows.into_iter().enumerate() {
+            if out.len() > height {
+                break;
+            }
+            let label = if depth == 0 {
+                format!("rank {rank}")
+            } else {
+                String::new()
+            };
+            let mut spans = vec![Span::styled(format!("{label:<label_w$}"), look.dim())];
+            spans.extend(
+                cells
+                    .into_iter()
+                    .map(|(c, s)| Span::styled(c.to_string(), s)),
+            );
+            out.push(Line::from(spans));
+        }
     }
     // The legend: each region drawn, in its colour.
     let mut legend = vec![Span::raw(format!("{:label_w$}", ""))];
@@ -127,7 +143,7 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
         legend.push(Span::styled("█ ", style));
         legend.push(Span::raw(format!("{name}  ")));
     }
-    while out.len() < area.height as usize - 1 {
+    while out.len() < (area.height as usize).saturating_sub(1) {
         out.push(Line::raw(""));
     }
     out.push(Line::from(legend));
@@ -139,13 +155,9 @@ pub fn key(app: &mut App, code: KeyCode) {
     if list_key(app, "timeline", code, n) {
         return;
     }
-    let extent = app
-        .lanes
-        .borrow()
-        .values()
-        .filter_map(|l| l.as_ref().ok()?.span)
-        .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let Some((lo, hi)) = extent else { return };
+    let Ok(Some((lo, hi))) = app.timeline_span() else {
+        return;
+    };
     let full = (hi - lo).max(1) as f64;
     let (a, b) = app.window.unwrap_or((0.0, full));
     let w = b - a;
