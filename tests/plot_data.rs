@@ -83,13 +83,17 @@ fn assert_same_csv(ours: &str, theirs: &str, at: &str) {
     }
 }
 
-/// Runs the reference and sp on `inputs` with `--plots KINDS… ARGS…` and `--format format`,
-/// and compares every file the reference wrote with sp's (sp writes no other).
+/// Runs the reference and sp on `inputs` with `--plots KINDS… ARGS…` (no `--plots` when
+/// `kinds` is empty) and `--format format`, and compares every file the reference wrote
+/// with sp's (sp writes no other).
 fn compare_files(inputs: &[&Path], kinds: &[&str], args: &[&str], format: &str, tag: &str) {
     let dir = scratch_dir(&format!("plot-data-{tag}"));
     let mut common: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
-    common.extend(["--format", format, "--plots"]);
-    common.extend(kinds);
+    common.extend(["--format", format]);
+    if !kinds.is_empty() {
+        common.push("--plots");
+        common.extend(kinds);
+    }
     common.extend(args);
     let mut reference = vec!["-m", "scope_profiler", "export", "plot-data", "-o", "ref"];
     reference.extend(&common);
@@ -178,8 +182,8 @@ fn every_golden_profile_equals_the_reference() {
 #[test]
 fn the_default_kinds_and_the_statistics_equal_the_reference() {
     let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
-    compare_files(&[&mixed], &[], &["--plots", "durations"], "csv", "default");
-    compare_files(&[&mixed], &[], &[], "json", "none");
+    compare_files(&[&mixed], &[], &[], "csv", "default");
+    compare_files(&[&mixed], &[], &["--plots"], "json", "none");
 }
 
 /// Several files: durations pooled over the regions of any file, the other kinds one file
@@ -213,6 +217,105 @@ fn several_files_equal_the_reference() {
         "csv",
         "multi-combine",
     );
+}
+
+/// The kinds drawn from the calls in time order: every call (gantt, with its depth in JSON),
+/// every nested call (flame chart) and every call path (flame graph).
+const TIMELINE: [&str; 3] = ["gantt", "flame_chart", "flame_graph"];
+
+#[test]
+fn timeline_kinds_equal_the_reference() {
+    let (nests, overlaps) = PROFILES.split_at(7);
+    for (i, path) in nests.iter().enumerate() {
+        let input = repo().join(path);
+        compare_files(&[&input], &TIMELINE, &[], "csv", &format!("timeline{i}"));
+        compare_files(
+            &[&input],
+            &TIMELINE,
+            &[],
+            "json",
+            &format!("timeline-json{i}"),
+        );
+    }
+    // Calls that do not nest: the gantt has no depths, the flame kinds fail in both.
+    let big = repo().join(overlaps[0]);
+    compare_files(&[&big], &["gantt"], &[], "json", "timeline-big");
+    let dir = scratch_dir("plot-data-timeline-overlap");
+    let out = dir.join("ours");
+    let ours = sp()
+        .args(["export", "plot-data"])
+        .arg(&big)
+        .arg("-o")
+        .arg(&out)
+        .args(["--plots", "gantt", "flame_graph"])
+        .output()
+        .unwrap();
+    assert_eq!(ours.status.code(), Some(1), "{}", show(&ours));
+    assert!(String::from_utf8_lossy(&ours.stderr).contains("do not nest"));
+    assert!(!out.exists());
+
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let gzip = repo().join("tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5");
+    let dir = scratch_dir("plot-data-timeline-multirank");
+    let examples = repo().join("examples/c_multirank");
+    support::sp_convert(&dir, &[examples.to_str().unwrap(), "-o", "multirank.h5"]);
+    let multirank = dir.join("multirank.h5");
+    let two: [&Path; 2] = [&mixed, &gzip];
+    compare_files(
+        &two,
+        &TIMELINE,
+        &["--ranks", "0-2"],
+        "json",
+        "timeline-multi",
+    );
+    let args = ["--ranks", "1", "2", "--label", "x", "--label", "x"];
+    compare_files(&two, &TIMELINE, &args, "csv", "timeline-labels");
+    let args = ["--ranks", "0-3", "-e", "prologue"];
+    compare_files(&[&multirank], &TIMELINE, &args, "json", "timeline-ranks");
+    let args = [
+        "-i",
+        "o.*",
+        "i.*",
+        "--start-time",
+        "0.001",
+        "--end-time",
+        "0.5",
+        "--aggregate-calls",
+        "3",
+        "--collapse-depth",
+        "1",
+        "--min-duration",
+        "1e-6",
+    ];
+    compare_files(&[&multirank], &TIMELINE, &args, "csv", "timeline-window");
+    compare_files(&[&multirank], &[], &[], "csv", "timeline-default");
+}
+
+/// The scaling kinds over the MPI strong and weak series (tests/golden/scaling), alone and
+/// pooled; one file writes none of them.
+#[test]
+fn scaling_kinds_equal_the_reference() {
+    let kinds = [
+        "speedup",
+        "scaling_efficiency",
+        "weak_scaling",
+        "weak_scaling_efficiency",
+    ];
+    let series = |dir: &str| -> Vec<std::path::PathBuf> {
+        ["ranks1.h5", "ranks2.h5", "ranks4.h5"]
+            .map(|f| repo().join("tests/golden/scaling").join(dir).join(f))
+            .to_vec()
+    };
+    let (strong, weak) = (series("strong"), series("weak"));
+    let strong: Vec<&Path> = strong.iter().map(|p| p.as_path()).collect();
+    let both: Vec<&Path> = strong
+        .iter()
+        .copied()
+        .chain(weak.iter().map(|p| p.as_path()))
+        .collect();
+    compare_files(&strong, &kinds, &[], "csv", "scaling-strong");
+    compare_files(&both, &kinds, &[], "json", "scaling-both");
+    compare_files(&strong[..1], &kinds, &[], "csv", "scaling-one");
 }
 
 #[test]
@@ -415,6 +518,8 @@ fn bad_options_are_one_line_with_no_output() {
         (vec!["durations", "--label", "a", "--label", "b"], 1),
         (vec!["nosuchkind"], 2),
         (vec!["likwid"], 2),
+        (vec!["gantt", "--ranks", "8"], 1),
+        (vec!["flame_chart", "--ranks", "9"], 1),
         (vec!["durations", "--format", "parquet"], 2),
         (vec!["histogram", "--bins", "0"], 2),
     ] {

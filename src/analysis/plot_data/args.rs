@@ -89,6 +89,7 @@ impl PlotDataArgs {
             imbalance_metric: self.imbalance_metric,
             labels: (!self.label.is_empty()).then(|| self.label.clone()),
             paths,
+            x: self.x.clone(),
         };
         let opts = Options {
             selection,

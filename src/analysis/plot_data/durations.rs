@@ -312,7 +312,7 @@ pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
 }
 
 /// `region` with only its calls on `rank` (none when it has no row there), read.
-fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> {
+pub(super) fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> {
     let mut row = Region {
         name: region.name.clone(),
         ranks: Vec::new(),

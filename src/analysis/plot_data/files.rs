@@ -5,8 +5,7 @@
 //!
 //! ```
 //! use sp::analysis::plot_data::files::{plots, DEFAULT};
-//! let asked = ["histogram".to_string(), "durations".to_string()];
-//! assert_eq!(plots(Some(&asked)).unwrap(), ["durations", "histogram"]);
+//! assert_eq!(plots(None).unwrap(), ["gantt", "durations"]);
 //! assert!(plots(Some(&["likwid".into()])).is_err());
 //! ```
 
@@ -111,6 +110,8 @@ pub struct Request {
     pub labels: Option<Vec<String>>,
     /// Each file's absolute path, for `region_statistics.json`.
     pub paths: Vec<String>,
+    /// `--x`: the scaling kinds' axis (`num_ranks` …).
+    pub x: String,
 }
 
 /// One file to write into the output directory.
@@ -169,6 +170,10 @@ pub fn files(runs: &[Run], req: &Request, opts: &Options) -> Result<Vec<Output>>
         let Some(kind) = Kind::parse(name) else {
             continue;
         };
+        // The scaling kinds compare files: one file has none.
+        if (name.contains("scal") || *name == "speedup") && runs.len() < 2 {
+            continue;
+        }
         let table = kind_table(kind, runs, &given, &unique, req, opts)?;
         out.push(Output {
             name: format!("{}.{ext}", kind.file_stem()),
@@ -202,8 +207,14 @@ fn kind_table(
     req: &Request,
     opts: &Options,
 ) -> Result<Table> {
-    if kind == Kind::Durations {
-        return super::durations::table_runs(runs, unique, opts, &req.metrics);
+    match kind {
+        Kind::Durations => return super::durations::table_runs(runs, unique, opts, &req.metrics),
+        Kind::FlameChart | Kind::FlameGraph => return super::flame::table(kind, runs, given, opts),
+        Kind::Speedup
+        | Kind::ScalingEfficiency
+        | Kind::WeakScaling
+        | Kind::WeakScalingEfficiency => return super::scaling::table(kind, runs, opts, &req.x),
+        _ => {}
     }
     // The heatmap and the density name a file by its label as given.
     let labels = match kind {
@@ -225,7 +236,10 @@ fn kind_table(
             source: run.source,
             label: label.clone(),
         };
-        let t = table(kind, &run, &opts)?;
+        let t = match kind {
+            Kind::Gantt => super::gantt::table(&run, &opts, req.json)?,
+            _ => table(kind, &run, &opts)?,
+        };
         for (k, v) in &t.extra {
             if let (&"colors", Value::Object(m)) = (k, v) {
                 colors.extend(
@@ -238,7 +252,17 @@ fn kind_table(
         }
         match &mut all {
             None => all = Some(t),
-            Some(all) => all.rows.extend(t.rows),
+            Some(all) => {
+                all.rows.extend(t.rows);
+                // Maps by file (the gantt's `file_ranks`) gather every file's entry.
+                for ((k, mine), (_, theirs)) in all.extra.iter_mut().zip(t.extra) {
+                    if let (Value::Object(m), Value::Object(t)) = (mine, theirs) {
+                        if *k != "colors" {
+                            m.extend(t);
+                        }
+                    }
+                }
+            }
         }
     }
     let mut all = all.ok_or_else(|| Error::Unavailable("no profile given".into()))?;

@@ -15,9 +15,12 @@ pub mod args;
 pub mod density;
 pub mod durations;
 pub mod files;
+pub mod flame;
+pub mod gantt;
 pub mod histogram;
 pub mod imbalance;
 pub mod rank_heatmap;
+pub mod scaling;
 pub mod statistics;
 pub mod timeseries;
 pub mod write;
@@ -34,7 +37,14 @@ use crate::schema::{Profile, RankCalls, Region};
 /// A kind with data behind it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    Gantt,
+    FlameChart,
+    FlameGraph,
     Durations,
+    Speedup,
+    ScalingEfficiency,
+    WeakScaling,
+    WeakScalingEfficiency,
     Histogram,
     RankHeatmap,
     Imbalance,
@@ -43,13 +53,20 @@ pub enum Kind {
 }
 
 /// Every kind, by its name on the command line.
-pub const KINDS: [(Kind, &str); 6] = [
+pub const KINDS: [(Kind, &str); 13] = [
+    (Kind::Gantt, "gantt"),
+    (Kind::FlameChart, "flame_chart"),
+    (Kind::FlameGraph, "flame_graph"),
     (Kind::Durations, "durations"),
     (Kind::Histogram, "histogram"),
     (Kind::RankHeatmap, "rank_heatmap"),
     (Kind::Imbalance, "imbalance"),
     (Kind::Timeseries, "timeseries"),
     (Kind::Density, "density"),
+    (Kind::Speedup, "speedup"),
+    (Kind::ScalingEfficiency, "scaling_efficiency"),
+    (Kind::WeakScaling, "weak_scaling"),
+    (Kind::WeakScalingEfficiency, "weak_scaling_efficiency"),
 ];
 
 impl Kind {
@@ -73,9 +90,24 @@ impl Kind {
             .map_or("", |(_, n)| n)
     }
 
+    /// The `plot` of its JSON document (the flame chart's is `flame`).
+    pub fn plot(self) -> &'static str {
+        match self {
+            Kind::FlameChart => "flame",
+            _ => self.name(),
+        }
+    }
+
     /// The stem of the reference's file for it (`durations_data` …).
     pub fn file_stem(self) -> &'static str {
         match self {
+            Kind::Gantt => "gantt_data",
+            Kind::FlameChart => "flame_chart_data",
+            Kind::FlameGraph => "flame_graph_data",
+            Kind::Speedup => "speedup_data",
+            Kind::ScalingEfficiency => "scaling_efficiency_data",
+            Kind::WeakScaling => "weak_scaling_data",
+            Kind::WeakScalingEfficiency => "weak_scaling_efficiency_data",
             Kind::Durations => "durations_data",
             Kind::Histogram => "histogram_data",
             Kind::RankHeatmap => "rank_heatmap_data",
@@ -197,6 +229,8 @@ impl<'a> From<&crate::chart::plot::Input<'a>> for Run<'a> {
 /// A cell of a table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
+    /// Python's `None`: empty in CSV, `null` in JSON.
+    Null,
     Text(String),
     Int(i64),
     Float(f64),
@@ -232,6 +266,19 @@ impl Table {
 /// one sentence (the reference's) saying why.
 pub fn table(kind: Kind, run: &Run, opts: &Options) -> Result<Table> {
     match kind {
+        Kind::Gantt => gantt::table(run, opts, false),
+        Kind::FlameChart | Kind::FlameGraph => flame::table(
+            kind,
+            std::slice::from_ref(run),
+            std::slice::from_ref(&run.label),
+            opts,
+        ),
+        Kind::Speedup
+        | Kind::ScalingEfficiency
+        | Kind::WeakScaling
+        | Kind::WeakScalingEfficiency => {
+            scaling::table(kind, std::slice::from_ref(run), opts, "num_ranks")
+        }
         Kind::Durations => durations::table(run, opts),
         Kind::Histogram => histogram::table(run, opts),
         Kind::RankHeatmap => rank_heatmap::table(run, opts),

@@ -61,6 +61,7 @@ fn csv_field(s: &str) -> String {
 
 fn cell_text(cell: &Cell) -> String {
     match cell {
+        Cell::Null => String::new(),
         Cell::Text(s) => csv_field(s),
         Cell::Int(i) => i.to_string(),
         Cell::Float(f) => py_float(*f),
@@ -80,6 +81,7 @@ pub fn write_csv(table: &Table, out: &mut impl Write) -> io::Result<()> {
 
 fn cell_json(cell: &Cell) -> Value {
     match cell {
+        Cell::Null => Value::Null,
         Cell::Text(s) => Value::String(s.clone()),
         Cell::Int(i) => Value::from(*i),
         // JSON has no NaN: the reference writes `NaN`, serde `null`.
@@ -92,7 +94,7 @@ pub fn write_json(table: &Table, out: &mut impl Write) -> io::Result<()> {
     let mut doc = Map::new();
     doc.insert("format".into(), "scope-profiler-plot-data".into());
     doc.insert("format_version".into(), 1.into());
-    doc.insert("plot".into(), table.kind.name().into());
+    doc.insert("plot".into(), table.kind.plot().into());
     let rows: Vec<Value> = (table.rows.iter())
         .map(|row| {
             let record: Map<String, Value> = (table.header.iter().zip(row))
