@@ -13,7 +13,10 @@ fn lines_below(dir: &Path) -> usize {
         if path.is_dir() {
             total += lines_below(&path);
         } else if path.extension().is_some_and(|e| e == "rs") {
-            total += std::fs::read_to_string(&path).expect("source").lines().count();
+            total += std::fs::read_to_string(&path)
+                .expect("source")
+                .lines()
+                .count();
         }
     }
     total
