@@ -117,6 +117,7 @@ pub mod page;
 pub mod paths;
 pub mod samples;
 pub mod schema;
+pub mod sort;
 pub mod symbolize;
 pub mod text;
 pub mod trace;

@@ -9,6 +9,7 @@
 //! each (rank, region) row's stored or loaded totals are read, so an index read of a 1 GB
 //! profile gives its table from a few kilobytes.
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 
 use super::calltree;
@@ -185,7 +186,7 @@ pub fn rank_balance(
             .filter_map(|r| u32::try_from(r).ok())
             .collect(),
     };
-    selected.sort_unstable();
+    selected.sort_ord_unstable();
     if selected.len() < 2 {
         return None;
     }
@@ -236,7 +237,7 @@ pub fn rank_balance(
     if regions.is_empty() {
         return None;
     }
-    regions.sort_by(|a, b| b.excess.total_cmp(&a.excess));
+    regions.sort_stable_by(|a, b| b.excess.total_cmp(&a.excess));
     let mut totals = vec![0.0; selected.len()];
     for region in &regions {
         for (t, v) in totals.iter_mut().zip(&region.values) {

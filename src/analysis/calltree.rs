@@ -4,6 +4,7 @@
 //! lanes (threads, tasks) nest separately. Improper nesting is [`Nesting`], not a panic.
 
 use crate::schema::Region;
+use crate::sort::SortSlice;
 
 /// The calls of one rank cannot form a call tree (a call ends before it starts, or starts
 /// inside another and ends after it).
@@ -38,14 +39,14 @@ pub fn build(regions: &[&Region], rank: u32) -> Result<Vec<Call>, Nesting> {
     if calls.iter().any(|c| c.end_ns < c.start_ns) {
         return Err(Nesting);
     }
-    calls.sort_by(|a, b| {
+    calls.sort_stable_by(|a, b| {
         a.start_ns
             .cmp(&b.start_ns)
             .then_with(|| b.end_ns.cmp(&a.end_ns))
     });
     if any_lane {
         let mut lanes: Vec<i64> = calls.iter().map(|c| c.lane).collect();
-        lanes.sort_unstable();
+        lanes.sort_ord_unstable();
         lanes.dedup();
         for lane in lanes {
             let positions: Vec<usize> = (0..calls.len())
@@ -124,7 +125,7 @@ fn nest(calls: &mut [Call], positions: &[usize]) -> Result<(), Nesting> {
             }
         })
         .collect();
-    ends.sort_unstable();
+    ends.sort_ord_unstable();
     let mut last_at_depth: Vec<Option<usize>> = Vec::new();
     for (k, &p) in positions.iter().enumerate() {
         let closed = ends.partition_point(|&e| e <= scaled_start[k]);

@@ -31,6 +31,7 @@
 //!                              "thread_index": 0 } ] } }
 //! ```
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -226,7 +227,7 @@ pub fn chrome_trace<W: Write>(
                     cols.tasks.as_ref().and_then(|t| t.get(i).copied()),
                 ));
             }
-            keys.sort_unstable();
+            keys.sort_ord_unstable();
             keys.dedup();
         }
         sep(out)?;
@@ -360,7 +361,7 @@ pub fn speedscope<W: Write>(
             .iter()
             .any(|r| r.ranks.iter().any(|c| c.lanes.is_some()));
         let mut lane_values: Vec<i64> = calls.iter().map(|c| c.lane).collect();
-        lane_values.sort_unstable();
+        lane_values.sort_ord_unstable();
         lane_values.dedup();
         if !any_lane {
             lane_values = vec![-1];
@@ -506,7 +507,7 @@ pub fn json<W: Write>(
     let mut first = true;
     for region in profile.regions.iter().filter(|r| sel.keeps(&r.name)) {
         let mut rows: Vec<&RankCalls> = region.ranks.iter().filter(|r| wanted(r.rank)).collect();
-        rows.sort_by_key(|r| r.rank);
+        rows.sort_stable_by_key(|r| r.rank);
         for row in rows {
             if !std::mem::take(&mut first) {
                 out.write_all(b",")?;
@@ -607,7 +608,7 @@ fn write_lanes_by_rank<T, W: Write + ?Sized>(
     mut write_item: impl FnMut(&mut W, &T) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut ranks: Vec<u32> = items.iter().map(&rank_of).filter(|&r| wanted(r)).collect();
-    ranks.sort_unstable();
+    ranks.sort_ord_unstable();
     ranks.dedup();
     if ranks.is_empty() {
         return Ok(());

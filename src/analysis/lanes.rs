@@ -10,6 +10,7 @@ use super::events::RowSource;
 use super::lod::Lane;
 use super::selection::Selection;
 use crate::schema::{Profile, ProfileLayout, RankCalls, Region};
+use crate::sort::SortSlice;
 
 /// Which calls a chart keeps: a time window (ns from the first call kept by the selection),
 /// a shortest duration, and (flame chart) the deepest level.
@@ -140,7 +141,7 @@ pub fn region_lanes(
             continue;
         }
         if !calls.windows(2).all(|w| w[0].0 <= w[1].0) {
-            calls.sort_unstable();
+            calls.sort_ord_unstable();
         }
         let mut lane = Lane::default();
         for (s, e) in calls {
@@ -196,7 +197,7 @@ pub fn stack_rank(
         Ok(calls) => (calls, false),
         Err(_) => {
             let mut calls = calltree::unnested(&refs, rank);
-            calls.sort_by_key(|c| (c.start_ns, c.end_ns));
+            calls.sort_stable_by_key(|c| (c.start_ns, c.end_ns));
             (calls, true)
         }
     };

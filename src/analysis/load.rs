@@ -9,6 +9,7 @@ use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::Summary;
 use crate::schema::{self, Depth, EventReader, Profile, ProfileLayout, RowStatistics, Span};
+use crate::sort::SortSlice;
 
 use super::error::{Error, Result};
 
@@ -137,7 +138,7 @@ impl FromEvents {
                 }
             }
         }
-        jobs.sort_by_key(|j| std::cmp::Reverse(j.2.count));
+        jobs.sort_stable_by_key(|j| std::cmp::Reverse(j.2.count));
         FromEvents { jobs }
     }
 

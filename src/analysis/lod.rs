@@ -9,6 +9,7 @@
 //! per region of the lane (heaviest regions first, stopping once no other can overtake the
 //! leader), or a scan of the block when it holds a few calls: bounded per pixel column too.
 
+use crate::sort::SortSlice;
 use std::cmp::Reverse;
 
 /// One lane: one rank's calls at one depth, in start order.
@@ -101,7 +102,7 @@ impl Lane {
             calls.at.push(k as u32);
             calls.busy.push(sum);
         }
-        by_region.sort_by_key(|r| (Reverse(r.total()), r.region));
+        by_region.sort_stable_by_key(|r| (Reverse(r.total()), r.region));
         self.by_region = by_region;
     }
 

@@ -3,6 +3,7 @@
 //! `sp inspect` prints the numbers the reference prints, not merely close ones.
 
 use crate::schema::stats::pairwise_sum;
+use crate::sort::SortSlice;
 
 /// `np.sum` of a float64 array: numpy's pairwise sum ([`pairwise_sum`], the one
 /// implementation the writer's statistics use too) added to the reduction's identity `0.0`,
@@ -181,7 +182,7 @@ fn pairwise_sum_of<T: Copy + Default>(
 /// `np.percentile(x, q)` with the default linear method; `None` when empty.
 pub fn percentile(x: &[f64], q: f64) -> Option<f64> {
     let mut sorted = x.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_stable_by(f64::total_cmp);
     percentile_sorted(&sorted, q)
 }
 
@@ -293,7 +294,7 @@ mod tests {
         ) {
             cuts.push(durations.len());
             cuts.iter_mut().for_each(|c| *c = (*c).min(durations.len()));
-            cuts.sort_unstable();
+            cuts.sort_ord_unstable();
             let mut parts: Vec<&[u32]> = Vec::new();
             let mut from = 0;
             for &cut in &cuts {

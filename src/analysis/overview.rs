@@ -16,6 +16,7 @@ use super::balance::{Balance, IMBALANCE_FLAG_PCT, SESSION};
 use super::rows::RegionRow;
 use super::units::{duration_text, plural};
 use crate::schema::Profile;
+use crate::sort::SortSlice;
 
 /// Share of the session outside every region from which it is flagged, percent.
 pub const UNCOVERED_FLAG_PCT: f64 = 25.0;
@@ -208,7 +209,7 @@ pub fn hotspots(rows: &[RegionRow]) -> Vec<Hotspot> {
             },
         });
     }
-    entries.sort_by(|a, b| b.time.total_cmp(&a.time));
+    entries.sort_stable_by(|a, b| b.time.total_cmp(&a.time));
     entries
 }
 
@@ -270,7 +271,7 @@ fn hotspot_items(entries: &[Hotspot], base: f64) -> Vec<HotspotItem> {
 pub fn overview(profile: &Profile, rows: &[RegionRow], balance: Option<&Balance>) -> Overview {
     let timed: Vec<&RegionRow> = rows.iter().filter(|r| r.total.is_some()).collect();
     let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-    names.sort_unstable();
+    names.sort_ord_unstable();
     names.dedup();
     let entries = hotspots(rows);
     let base = hotspot_base(rows, &entries);

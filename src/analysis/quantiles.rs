@@ -6,6 +6,7 @@
 //! [`IN_MEMORY_CALLS`] calls are held in memory; larger regions are read in blocks several
 //! times, narrowing down the needed order statistics 16 bits at a time.
 
+use crate::sort::SortSlice;
 use std::cmp::Ordering;
 
 use crate::io::ReadAt;
@@ -152,7 +153,7 @@ fn order_positions(last: u64) -> (Vec<(u64, u64)>, Vec<u64>) {
         })
         .collect();
     let mut wanted: Vec<u64> = positions.iter().flat_map(|&(a, b)| [a, b]).collect();
-    wanted.sort_unstable();
+    wanted.sort_ord_unstable();
     wanted.dedup();
     (positions, wanted)
 }
@@ -474,7 +475,7 @@ fn select<R: ReadAt>(source: &Durations<'_, '_, R>, wanted: &[u64]) -> Result<Ve
         let high = |k: u64| if pass == 0 { 0 } else { k >> (shift + 16) };
         // One histogram per distinct prefix.
         let mut prefixes: Vec<u64> = prefix.clone();
-        prefixes.sort_unstable();
+        prefixes.sort_ord_unstable();
         prefixes.dedup();
         let mut histograms = vec![vec![0u64; 1 << 16]; prefixes.len()];
         source.each_block(|block| {
@@ -545,7 +546,7 @@ mod tests {
             durations in proptest::collection::vec(-5i64..5_000_000, 0..300),
         ) {
             let mut sorted = values.clone();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_stable_by(f64::total_cmp);
             let bits = |p: Percentiles| [p.p50, p.p95, p.p99].map(|v| v.map(f64::to_bits));
             let oracle = |sorted: &[f64]| Percentiles {
                 p50: numeric::percentile_sorted(sorted, 50.0),
@@ -558,7 +559,7 @@ mod tests {
             let mut ns = durations.clone();
             let got = by_selection(&mut ns, i64::cmp, seconds);
             let mut secs: Vec<f64> = durations.iter().map(|&d| seconds(d)).collect();
-            secs.sort_by(f64::total_cmp);
+            secs.sort_stable_by(f64::total_cmp);
             proptest::prop_assert_eq!(bits(got), bits(oracle(&secs)));
         }
     }

@@ -15,6 +15,7 @@
 //! assert_eq!(d.outliers[0].name(), "rank 4");
 //! ```
 
+use crate::sort::SortSlice;
 use std::cmp::Ordering;
 
 use super::numeric::{self, percentile_sorted};
@@ -100,7 +101,7 @@ pub fn distribution(ranks: &[u32], values: &[f64], cap: usize) -> Option<Distrib
         .map(|(&rank, &value)| RankValue { rank, value })
         .collect();
     let outlier_count = outliers.len();
-    outliers.sort_by(|a, b| {
+    outliers.sort_stable_by(|a, b| {
         let (da, db) = ((a.value - median).abs(), (b.value - median).abs());
         db.total_cmp(&da).then(a.rank.cmp(&b.rank))
     });
@@ -134,7 +135,7 @@ pub fn distribution(ranks: &[u32], values: &[f64], cap: usize) -> Option<Distrib
 /// order).
 fn ascending(values: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    order.sort_stable_by(|&a, &b| values[a].total_cmp(&values[b]));
     order
 }
 
@@ -143,7 +144,7 @@ pub fn by_value(ranks: &[u32], values: &[f64]) -> Vec<RankValue> {
     let mut out: Vec<RankValue> = (ranks.iter().zip(values))
         .map(|(&rank, &value)| RankValue { rank, value })
         .collect();
-    out.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.rank.cmp(&b.rank)));
+    out.sort_stable_by(|a, b| b.value.total_cmp(&a.value).then(a.rank.cmp(&b.rank)));
     out
 }
 

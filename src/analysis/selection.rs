@@ -1,6 +1,7 @@
 //! Which regions and ranks a report or export covers: `--include`/`--exclude` patterns and
 //! `--ranks` specs, parsed here so every front end accepts the same spellings.
 
+use crate::sort::SortSlice;
 use std::fmt;
 
 use super::pattern::{Pattern, PatternError};
@@ -126,7 +127,7 @@ pub fn parse_ranks(specs: &[String]) -> Result<Vec<u32>, SelectionError> {
             }
         }
     }
-    out.sort_unstable();
+    out.sort_ord_unstable();
     out.dedup();
     Ok(out)
 }

@@ -5,6 +5,7 @@
 //! [`crate::chart::flamegraph`]) and the folded stacks of `flamegraph.pl`, inferno and
 //! speedscope ([`Stacks::write_folded`]).
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 use std::io::{self, Write};
 
@@ -153,7 +154,7 @@ impl Stacks {
             parts.reverse();
             lines.push((parts.join(";"), f.own_ns));
         }
-        lines.sort();
+        lines.sort_ord();
         for (stack, ns) in lines {
             writeln!(out, "{stack} {ns}")?;
         }

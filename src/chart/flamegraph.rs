@@ -15,6 +15,7 @@ use crate::analysis::stacks::{self, Stacks};
 use crate::analysis::units::{count_text, duration_text};
 use crate::analysis::{Error, Result, Selection};
 use crate::schema::{Profile, ProfileLayout};
+use crate::sort::SortSlice;
 
 /// The order of frames that share a caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,7 +238,7 @@ pub fn layout(stacks: &Stacks, width: f32, threshold: f64, order: Order) -> (Vec
     let mut kids = stacks.children();
     if order == Order::Name {
         for list in &mut kids {
-            list.sort_by(|&a, &b| {
+            list.sort_stable_by(|&a, &b| {
                 stacks
                     .name(a)
                     .cmp(stacks.name(b))

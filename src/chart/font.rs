@@ -4,6 +4,7 @@
 //! the rasteriser draws. SVGs name generic families instead (the reader's own sans-serif),
 //! so their layout keeps a margin for wider faces ([`MARGIN`]).
 
+use crate::sort::SortSlice;
 use std::sync::OnceLock;
 
 /// The font file (OpenType, CFF outlines).
@@ -61,7 +62,7 @@ fn metrics() -> &'static Metrics {
                 });
             }
         }
-        m.high.sort_unstable();
+        m.high.sort_ord_unstable();
         m.high.dedup_by_key(|e| e.0);
         m
     })

@@ -15,6 +15,7 @@ use crate::analysis::rank_distribution::{distribution, RankValue, MANY_RANKS};
 use crate::analysis::units::{count_text, duration_text};
 use crate::analysis::Result;
 use crate::schema::Profile;
+use crate::sort::SortSlice;
 
 /// The imbalance chart of `profile` (named `label`).
 pub fn scene(
@@ -284,7 +285,7 @@ fn boxes(profile: &Profile, lines: &[imbalance::Line], label: &str, opts: &PlotO
             .filter(|&&v| v < d.low_fence || v > d.high_fence)
             .map(|&v| yscale.at(v).round() as i32)
             .collect();
-        rows.sort_unstable();
+        rows.sort_ord_unstable();
         rows.dedup();
         for y in rows {
             scene.push(Shape::Circle {

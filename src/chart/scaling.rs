@@ -14,6 +14,7 @@ use super::text::fit_middle;
 use crate::analysis::runs::Run;
 use crate::analysis::scaling::{self, Kind, ScalingTable};
 use crate::analysis::{Error, Result};
+use crate::sort::SortSlice;
 
 /// Regions drawn when `--top-n` is not given: the ones with most time at the baseline.
 pub const DEFAULT_REGIONS: usize = 10;
@@ -39,7 +40,7 @@ pub fn scene(
     // The regions with most time at the baseline, largest first.
     let mut curves: Vec<&scaling::RegionCurve> = table.regions.iter().collect();
     let at_base = |c: &scaling::RegionCurve| c.points.first().map_or(0.0, |p| p.per_rank);
-    curves.sort_by(|a, b| at_base(b).total_cmp(&at_base(a)));
+    curves.sort_stable_by(|a, b| at_base(b).total_cmp(&at_base(a)));
     let limit = opts.top_n.unwrap_or(DEFAULT_REGIONS).max(1);
     let dropped = curves.len().saturating_sub(limit);
     curves.truncate(limit);
@@ -239,7 +240,7 @@ pub fn scene(
         }
     }
     // Names at the lines' ends, pushed apart so that they do not overlap.
-    ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+    ends.sort_stable_by(|a, b| a.0.total_cmp(&b.0));
     let gap = TEXT + 3.0;
     let mut last = f32::NEG_INFINITY;
     for (y, _, _) in &mut ends {

@@ -10,6 +10,7 @@ use crate::hdf5lite::filters::{Deflate, ShuffleDeflate};
 use crate::hdf5lite::writer::{ChunkPlan, Placement, StoredChunk};
 use crate::hdf5lite::ObjectId;
 use crate::io::WriteAt;
+use crate::sort::SortSlice;
 
 use super::error::Error;
 
@@ -206,7 +207,7 @@ impl ChunkAppender {
         out: &mut W,
     ) -> Result<(), Error> {
         let mut fragments = std::mem::take(&mut self.fragments);
-        fragments.sort_by_key(|f| (f.column, f.chunk, f.offset));
+        fragments.sort_stable_by_key(|f| (f.column, f.chunk, f.offset));
         let mut s = PackScratch::default();
         let mut i = 0;
         while i < fragments.len() {

@@ -2,6 +2,7 @@
 //! lays the file out with the bulk data deferred, and the rows' calls are cut into pass-2
 //! units of about one [`BLOCK`] each.
 
+use crate::sort::SortSlice;
 use std::collections::BTreeMap;
 
 use crate::hdf5lite::filters::Deflate;
@@ -150,7 +151,7 @@ impl Plan {
                 Content::Trace { .. } => None,
             })
             .collect();
-        parts.sort_by_key(|p| p.shard);
+        parts.sort_stable_by_key(|p| p.shard);
         for part in parts {
             merger.register_regions(part.region_order.iter().map(String::as_str));
         }

@@ -4,6 +4,7 @@
 //! row's starts; the calls are read again, a range at a time, by the later jobs. Schema-1
 //! rows, which have no shared columns, are read whole; aggregate rows have no calls.
 
+use crate::sort::SortSlice;
 use std::sync::Arc;
 
 use super::calls::{CallReader, CallsAt, HeldCalls, TimeColumns, Worker};
@@ -50,7 +51,7 @@ fn read_small_rows_together<R: ReadAt>(
         .filter(|(_, r)| r.calls > 0 && r.calls <= BLOCK)
         .filter_map(|(i, r)| Some((offset(r)?, i)))
         .collect();
-    order.sort_unstable();
+    order.sort_ord_unstable();
     let mut work = 0;
     let mut i = 0;
     let mut column = Vec::new();

@@ -2,6 +2,7 @@
 //! traces and per-rank profiles as `import-native` finds them ([`discover`]), and many
 //! profiles for the commands over runs ([`expand`]).
 
+use crate::sort::SortSlice;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -102,7 +103,7 @@ fn discover_with(
             }
         }
     }
-    found.sort();
+    found.sort_ord();
     found.dedup();
     Ok(found)
 }
@@ -119,7 +120,7 @@ pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, InputsError> {
         if path.is_dir() {
             let before = files.len();
             walk(&path, &mut files).map_err(|e| cannot_list(&path, e))?;
-            files[before..].sort();
+            files[before..].sort_ord();
         } else if !path.exists() && name.contains(['*', '?']) {
             let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
             let dir = dir.unwrap_or(Path::new("."));
@@ -135,7 +136,7 @@ pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, InputsError> {
             if found.is_empty() {
                 return Err(InputsError::new(format!("no file matches {arg}")));
             }
-            found.sort();
+            found.sort_ord();
             files.extend(found);
         } else {
             files.push(path);

@@ -1,6 +1,7 @@
 //! The merge rules of `import-native` (SCHEMA.md §2.8, §5.4, §5.5): ranks from many inputs
 //! become one [`MergedProfile`] with the reference's row order, region ids and metadata.
 
+use crate::sort::SortSlice;
 use std::collections::{BTreeMap, HashMap};
 
 use super::error::Error;
@@ -133,7 +134,7 @@ pub fn into_ranks<R>(regions: Vec<RegionRanks<R>>) -> Vec<(u32, Vec<R>)> {
 
 /// Stably sorts regions by their earliest start, as `ProfilingResults.get_regions` does.
 pub fn sort_regions<R: RegionRecord>(regions: &mut [RegionRanks<R>]) {
-    regions.sort_by(|a, b| a.key().total_cmp(&b.key()));
+    regions.sort_stable_by(|a, b| a.key().total_cmp(&b.key()));
 }
 
 /// Collects ranks input by input (in sorted path order) and produces the merged profile.

@@ -4,6 +4,7 @@
 //! the page in parts (it becomes a `Blob` the page opens like a dropped file and can save),
 //! and freed: the same bytes as `sp convert FILES… --label LABEL`.
 
+use sp::sort::SortSlice;
 use std::io;
 
 use serde_json::{json, Value as Json};
@@ -55,7 +56,7 @@ pub fn merge(
     if files.is_empty() {
         return Err("There are no traces to merge.".into());
     }
-    files.sort_by(|a, b| a.name.cmp(&b.name));
+    files.sort_stable_by(|a, b| a.name.cmp(&b.name));
     if let Some(w) = files.windows(2).find(|w| w[0].name == w[1].name) {
         return Err(format!(
             "Two of the dropped files are named {}: merge files with distinct names.",

@@ -1,6 +1,7 @@
 //! One opened file and the requests about it: the region table, its CSV, the overview, the
 //! load balance and its heatmap cells, percentiles on demand, and the raw tree.
 
+use sp::sort::SortSlice;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -347,7 +348,7 @@ impl Opened {
                     .flat_map(|r| r.ranks.iter().map(|x| x.rank))
                     .collect(),
             };
-            ranks.sort_unstable();
+            ranks.sort_ord_unstable();
             ranks.dedup();
             self.timeline = Some((spec, Timeline::new(ranks)));
         }

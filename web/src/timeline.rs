@@ -13,6 +13,7 @@ use sp::analysis::lanes::{stack_rank, DepthLanes};
 use sp::analysis::lod::shapes;
 use sp::analysis::units::duration_text;
 use sp::schema::{Profile, Region};
+use sp::sort::SortSlice;
 
 /// The timeline of one profile's chosen ranks.
 pub struct Timeline {
@@ -86,7 +87,7 @@ impl Timeline {
     fn disjoint(&self) -> bool {
         let mut spans: Vec<(i64, i64)> =
             self.read.iter().filter_map(|r| r.as_ref()?.span).collect();
-        spans.sort_unstable();
+        spans.sort_ord_unstable();
         spans.len() > 1 && spans.windows(2).all(|w| w[1].0 > w[0].1)
     }
 

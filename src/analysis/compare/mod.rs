@@ -31,6 +31,7 @@ pub mod noise;
 pub mod nway;
 mod output;
 
+use crate::sort::SortSlice;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -318,7 +319,7 @@ fn diff_rows(rows_a: &FlatRows, rows_b: &FlatRows, options: &DiffOptions) -> Vec
     let (rows_a, rows_b) = (&rows_a.0, &rows_b.0);
     let mut names: Vec<&String> = rows_a.keys().chain(rows_b.keys()).collect();
     // By code point, as Python sorts strings (and as `BTreeMap` keys come).
-    names.sort_unstable();
+    names.sort_ord_unstable();
     names.dedup();
     let mut rows: Vec<DiffRow> = names
         .into_iter()
@@ -353,7 +354,7 @@ fn diff_rows(rows_a: &FlatRows, rows_b: &FlatRows, options: &DiffOptions) -> Vec
         DiffOrder::Name => 0.0,
     };
     if options.order != DiffOrder::Name {
-        rows.sort_by(|x, y| key(y).total_cmp(&key(x)));
+        rows.sort_stable_by(|x, y| key(y).total_cmp(&key(x)));
     }
     rows
 }

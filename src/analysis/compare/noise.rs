@@ -10,6 +10,7 @@
 //! its own, with no correction for testing many regions: the budget, which noise must
 //! also exceed, keeps false failures rare (docs/runs.md measures the rates).
 
+use crate::sort::SortSlice;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
@@ -222,7 +223,7 @@ pub fn noise_check(
         (Some(_), Some(p)) => p,
         _ => f64::NEG_INFINITY,
     };
-    rows.sort_by(|x, y| key(y).total_cmp(&key(x)));
+    rows.sort_stable_by(|x, y| key(y).total_cmp(&key(x)));
     let files = |runs: &[Run]| runs.iter().map(|r| r.file.clone()).collect();
     Ok(NoiseOutcome {
         options: options.clone(),

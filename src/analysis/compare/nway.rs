@@ -16,6 +16,7 @@
 //! # Ok(()) }
 //! ```
 
+use crate::sort::SortSlice;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
@@ -154,7 +155,7 @@ pub fn diff_many(
         })
         .collect();
     let mut names: Vec<&String> = pairs.iter().flat_map(|p| p.keys()).collect();
-    names.sort_unstable();
+    names.sort_ord_unstable();
     names.dedup();
     let passes = |r: &DiffRow| match (options.threshold, r.pct) {
         (Some(t), Some(p)) => p.abs() >= t,
@@ -184,8 +185,10 @@ pub fn diff_many(
     let largest = |v: &[Option<f64>]| v.iter().flatten().map(|x| x.abs()).fold(-1.0, f64::max);
     match options.order {
         DiffOrder::Name => {}
-        DiffOrder::Delta => out.sort_by(|x, y| largest(&y.delta).total_cmp(&largest(&x.delta))),
-        DiffOrder::Pct => out.sort_by(|x, y| largest(&y.pct).total_cmp(&largest(&x.pct))),
+        DiffOrder::Delta => {
+            out.sort_stable_by(|x, y| largest(&y.delta).total_cmp(&largest(&x.delta)))
+        }
+        DiffOrder::Pct => out.sort_stable_by(|x, y| largest(&y.pct).total_cmp(&largest(&x.pct))),
     }
     Ok(NwayComparison {
         options: *options,

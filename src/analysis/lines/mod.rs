@@ -19,6 +19,7 @@ pub mod run;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod source;
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 
 use crate::samples::SampleView;
@@ -137,7 +138,7 @@ pub fn count_rank(
 /// `Counter.most_common` does.
 fn sorted(rows: impl Iterator<Item = Row>) -> Vec<Row> {
     let mut rows: Vec<Row> = rows.collect();
-    rows.sort_by_key(|r| std::cmp::Reverse(r.samples));
+    rows.sort_stable_by_key(|r| std::cmp::Reverse(r.samples));
     rows
 }
 

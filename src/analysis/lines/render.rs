@@ -7,6 +7,7 @@
 //! each column is as wide as its widest cell or its header plus two; lines lose their
 //! trailing spaces.
 
+use crate::sort::SortSlice;
 use std::borrow::Cow;
 
 use serde_json::{json, Value};
@@ -255,7 +256,7 @@ fn block(
 /// The ranks of `ranks` as a short list: `0-3, 7`.
 fn rank_list(ranks: &[Rank]) -> String {
     let mut numbers: Vec<i32> = ranks.iter().map(|r| r.rank).collect();
-    numbers.sort_unstable();
+    numbers.sort_ord_unstable();
     numbers.dedup();
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
@@ -276,7 +277,7 @@ fn rank_list(ranks: &[Rank]) -> String {
 
 fn rates(ranks: &[Rank]) -> String {
     let mut hz: Vec<i32> = ranks.iter().map(|r| r.hz).collect();
-    hz.sort_unstable();
+    hz.sort_ord_unstable();
     hz.dedup();
     hz.iter()
         .map(|h| format!("{h} Hz"))

@@ -4,6 +4,7 @@
 //! `--stack-children` ([`stacked`]) each bar is split into the region's own time and the
 //! time of each region called from it.
 
+use crate::sort::SortSlice;
 use std::collections::{BTreeMap, HashMap};
 
 use super::{pooled, regions, rows, statistic, tab20, Cell, Metric, Options, Run, Table};
@@ -55,8 +56,8 @@ pub fn bars(run: &Run, opts: &Options) -> Result<Vec<Bar>> {
     }
     match opts.sort_by.as_deref() {
         None if opts.top_n.is_none() => {}
-        None | Some("name") => scored.sort_by(|a, b| a.1.cmp(&b.1)),
-        Some(_) => scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))),
+        None | Some("name") => scored.sort_stable_by(|a, b| a.1.cmp(&b.1)),
+        Some(_) => scored.sort_stable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))),
     }
     if let Some(n) = opts.top_n {
         scored.truncate(n);
@@ -162,7 +163,7 @@ pub fn group(
         }
     }
     let mut sorted: Vec<&str> = out.iter().map(|(n, _)| n.as_str()).collect();
-    sorted.sort_unstable();
+    sorted.sort_ord_unstable();
     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
         return Err(Error::Unavailable(format!(
             "--combine-regions group name {:?} collides with a region or another group",
@@ -229,7 +230,7 @@ pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
     let mut ranks: Vec<u32> = (all.iter())
         .flat_map(|r| r.ranks.iter().map(|row| row.rank))
         .collect();
-    ranks.sort_unstable();
+    ranks.sort_ord_unstable();
     ranks.dedup();
     if let Some(keep) = &opts.selection.ranks {
         ranks.retain(|r| keep.contains(r));
@@ -277,7 +278,7 @@ pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
         }
     }
     let mut order: Vec<(usize, f64)> = pooled.into_iter().collect();
-    order.sort_by(|a, b| {
+    order.sort_stable_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then_with(|| labels[a.0].cmp(labels[b.0]))
     });
@@ -517,8 +518,8 @@ fn bars_runs(runs: &[Run], opts: &Options) -> Result<Vec<(String, Vec<String>)>>
     }
     match opts.sort_by.as_deref() {
         None if opts.top_n.is_none() => {}
-        None | Some("name") => scored.sort_by(|a, b| a.1.cmp(&b.1)),
-        Some(_) => scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))),
+        None | Some("name") => scored.sort_stable_by(|a, b| a.1.cmp(&b.1)),
+        Some(_) => scored.sort_stable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))),
     }
     if let Some(n) = opts.top_n {
         scored.truncate(n);

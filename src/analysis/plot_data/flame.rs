@@ -6,6 +6,7 @@
 //! the order the paths first appear, and lays them end to end from 0, children from their
 //! parent's start. A rank whose calls do not nest fails the export, as in the reference.
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -160,7 +161,7 @@ const INFERNO: [u32; 256] = [
 /// the names sorted.
 fn inferno_colors(names: &[&str]) -> Value {
     let mut sorted: Vec<&str> = names.to_vec();
-    sorted.sort_unstable();
+    sorted.sort_ord_unstable();
     sorted.dedup();
     let xs = linspace(0.0, 1.0, sorted.len().max(1));
     let map: serde_json::Map<String, Value> = (sorted.iter().zip(xs))

@@ -4,6 +4,7 @@
 
 use super::{linspace, pooled, region_colors, regions, rows, Cell, Options, Run, Table};
 use crate::analysis::{Error, Result};
+use crate::sort::SortSlice;
 
 /// The bins of the chart: shared edges, and per region its counts.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,7 +22,7 @@ pub fn histogram(run: &Run, opts: &Options) -> Result<Histogram> {
     for region in regions(run.profile, &opts.selection)? {
         let mut values = pooled(run.source, &rows(region, &opts.selection.ranks))?;
         if !values.is_empty() {
-            values.sort_by(f64::total_cmp);
+            values.sort_stable_by(f64::total_cmp);
             series.push((region.name.clone(), values));
         }
     }

@@ -7,6 +7,7 @@ use super::{
 };
 use crate::analysis::numeric;
 use crate::analysis::{Error, Result};
+use crate::sort::SortSlice;
 
 /// One region's line: its ranks, their values and the mean over them (seconds).
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +26,7 @@ pub fn lines(run: &Run, opts: &Options) -> Result<Vec<Line>> {
         ));
     }
     let mut ranks = ranks_or_all(run.profile, &opts.selection);
-    ranks.sort_unstable();
+    ranks.sort_ord_unstable();
     let mut out = Vec::new();
     for region in regions(run.profile, &opts.selection)? {
         let (mut rs, mut vs) = (Vec::new(), Vec::new());

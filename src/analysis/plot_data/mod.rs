@@ -27,6 +27,7 @@ pub mod write;
 
 pub use write::{py_float, write_csv, write_json};
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 
 use super::events::RowSource;
@@ -294,7 +295,7 @@ pub fn regions<'p>(profile: &'p Profile, selection: &Selection) -> Result<Vec<&'
     let mut kept: Vec<&Region> = (profile.regions.iter())
         .filter(|r| selection.keeps(&r.name))
         .collect();
-    kept.sort_by(|a, b| a.sort_key().total_cmp(&b.sort_key()));
+    kept.sort_stable_by(|a, b| a.sort_key().total_cmp(&b.sort_key()));
     if kept.is_empty() {
         return Err(Error::Unavailable(
             "no regions matched the selected filters".into(),
@@ -408,7 +409,7 @@ pub fn tab20(n: usize) -> Vec<&'static str> {
 /// The reference's `colors` map of region names: tab20 over the names sorted.
 pub fn region_colors(names: &[&str]) -> serde_json::Value {
     let mut sorted: Vec<&str> = names.to_vec();
-    sorted.sort_unstable();
+    sorted.sort_ord_unstable();
     sorted.dedup();
     let colors = tab20(sorted.len());
     let map: serde_json::Map<String, serde_json::Value> = (sorted.iter().zip(colors))

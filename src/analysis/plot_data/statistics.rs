@@ -2,6 +2,7 @@
 //! per selected region, the pooled duration statistics of its calls on the selected ranks
 //! and the same per rank (`collect_region_statistics`), with numpy's reductions.
 
+use crate::sort::SortSlice;
 use serde_json::{json, Map, Value};
 
 use super::{durations, rows, Run};
@@ -67,7 +68,7 @@ pub fn document(
             let known = |x: f64| (!x.is_nan()).then_some(x);
             let mut entry = stats(&values, known(first), known(last));
             let mut by_rank: Vec<_> = region.ranks.iter().collect();
-            by_rank.sort_by_key(|r| r.rank);
+            by_rank.sort_stable_by_key(|r| r.rank);
             by_rank.dedup_by_key(|r| r.rank);
             let mut per_rank = Map::new();
             for row in by_rank {

@@ -5,6 +5,7 @@
 use super::{first_start, region_colors, regions, Cell, Options, Run, Table};
 use crate::analysis::numeric;
 use crate::analysis::{Error, Result};
+use crate::sort::SortSlice;
 
 /// One point of a region's series.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,7 +25,7 @@ pub fn series(run: &Run, opts: &Options) -> Result<Vec<(String, Vec<Point>)>> {
         let rows: Vec<_> = match &opts.selection.ranks {
             None => {
                 let mut rows: Vec<_> = region.ranks.iter().collect();
-                rows.sort_by_key(|r| r.rank);
+                rows.sort_stable_by_key(|r| r.rank);
                 rows
             }
             Some(ranks) => ranks.iter().filter_map(|&r| region.rank(r)).collect(),

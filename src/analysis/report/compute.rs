@@ -11,6 +11,7 @@ use crate::analysis::{load, FromEvents, RegionRow, RowOptions, Selection};
 use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::{self, Depth, EventReader, Profile};
+use crate::sort::SortSlice;
 
 /// Runs jobs `0..jobs`, in any order or at once, and hands each result to `done` on the
 /// caller's thread as it arrives; the first error stops the work and is returned.
@@ -141,7 +142,7 @@ fn streamed_rows<R: ReadAt + Sync>(
             |job| jobs.run(&profile, job, Some(&reader)),
             |job, row| results.push((job, row)),
         )?;
-        results.sort_by_key(|r| r.0);
+        results.sort_stable_by_key(|r| r.0);
         Some(jobs.finish(results.into_iter().map(|r| r.1).collect()))
     } else {
         tree_rows(&profile, &reader, options, selection, runner)?

@@ -43,6 +43,7 @@ pub mod threads;
 pub use json::row as row_json;
 pub use own::{has_own_line, parent_paths, OwnLine};
 
+use crate::sort::SortSlice;
 use std::io::{self, Write};
 
 use crate::hdf5lite::reader::File;
@@ -143,7 +144,7 @@ pub fn gpu_timing_warning<'a>(rows: impl IntoIterator<Item = &'a RegionRow>) -> 
         .filter(|r| matches!((r.gpu_total, r.total), (Some(g), Some(t)) if g > 2.0 * t))
         .map(|r| r.name.as_str())
         .collect();
-    names.sort_unstable();
+    names.sort_ord_unstable();
     names.dedup();
     (!names.is_empty()).then(|| {
         format!(

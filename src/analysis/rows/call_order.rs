@@ -12,6 +12,8 @@
 //! row and position, ordered by a least-significant-digit radix sort of `(start − min)`
 //! above the id (or a comparison sort where that does not fit a `u64`).
 
+use crate::sort::SortSlice;
+
 /// How a call's id packs its row (high bits) and its position in the row (low bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct CallIds {
@@ -308,7 +310,8 @@ impl Window {
             // Past what a key or the counts hold: one window with billions of calls.
             self.keys.extend(0..n as u64);
             let calls = &self.calls;
-            self.keys.sort_by_key(|&i| calls[i as usize].start as u64);
+            self.keys
+                .sort_stable_by_key(|&i| calls[i as usize].start as u64);
             self.low = u64::MAX;
         }
         let calls = &self.calls;
@@ -368,7 +371,7 @@ impl Window {
                 if bucket.len() <= INSERTION {
                     insertion_sort(bucket);
                 } else {
-                    bucket.sort_unstable();
+                    bucket.sort_ord_unstable();
                 }
                 begin = end as usize;
             }
@@ -410,7 +413,7 @@ fn sort_ids(starts: &[&[i64]], ends: &[&[i64]]) -> (CallIds, Vec<u64>) {
         for (r, row) in starts.iter().enumerate() {
             keys.extend((0..row.len()).map(|i| ids.id(r, i)));
         }
-        keys.sort_unstable_by(|&a, &b| start(a).cmp(&start(b)).then(a.cmp(&b)));
+        keys.sort_stable_by(|&a, &b| start(a).cmp(&start(b)).then(a.cmp(&b)));
         order_equal_ids(&mut keys, |a, b| start(a) == start(b), end);
     }
     (ids, keys)
@@ -439,7 +442,7 @@ fn order_equal_ids(
                 }
             }
         } else {
-            run.sort_by_key(|&k| std::cmp::Reverse(end(k)));
+            run.sort_stable_by_key(|&k| std::cmp::Reverse(end(k)));
         }
         i = j;
     }
@@ -511,7 +514,7 @@ mod tests {
                 calls.push((s[i], e[i], r, i));
             }
         }
-        calls.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        calls.sort_stable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         calls.into_iter().map(|c| (c.2, c.3)).collect()
     }
 

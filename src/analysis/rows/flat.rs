@@ -1,6 +1,7 @@
 //! The flat row of one region (`summary.region_row`): its calls pooled over the selected
 //! ranks, from the loaded calls or from the rows' stored statistics.
 
+use crate::sort::SortSlice;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -113,7 +114,7 @@ pub(super) fn covered(rows: &[&RankCalls]) -> Option<f64> {
 }
 
 pub(super) fn merged_length(intervals: &mut [(f64, f64)]) -> f64 {
-    intervals.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    intervals.sort_stable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let Some(&(mut start, mut end)) = intervals.first() else {
         return 0.0;
     };

@@ -3,6 +3,7 @@
 //! does over a fully read profile (`--flat` with percentiles), so memory stays bounded by
 //! the largest region and the jobs run on as many threads as the caller has.
 
+use crate::sort::SortSlice;
 use std::cell::RefCell;
 use std::ops::Range;
 
@@ -95,7 +96,7 @@ impl FlatJobs {
     pub fn finish(&self, results: Vec<FlatRow>) -> Vec<RegionRow> {
         // `selected_regions`' order: by earliest start, ties in file order.
         let mut order: Vec<usize> = (0..results.len()).collect();
-        order.sort_by(|&a, &b| results[a].sort_key.total_cmp(&results[b].sort_key));
+        order.sort_stable_by(|&a, &b| results[a].sort_key.total_cmp(&results[b].sort_key));
         let names: Vec<&str> = order
             .iter()
             .map(|&i| results[i].row.name.as_str())
@@ -483,7 +484,7 @@ pub(crate) mod tests {
         let mut paths = Vec::new();
         walk(&root.join("tests"), &mut paths);
         walk(&root.join("examples"), &mut paths);
-        paths.sort();
+        paths.sort_ord();
         let profiles: Vec<Vec<u8>> = paths
             .iter()
             .filter_map(|p| std::fs::read(p).ok())

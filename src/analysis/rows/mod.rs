@@ -16,6 +16,7 @@ mod tree_jobs;
 mod tree_rows;
 mod tree_walk;
 
+use crate::sort::SortSlice;
 use std::collections::{HashMap, HashSet};
 
 use super::selection::Selection;
@@ -192,7 +193,7 @@ fn selected_indices(profile: &Profile, sel: &Selection) -> Vec<usize> {
     let mut selected: Vec<usize> = (0..regions.len())
         .filter(|&i| sel.keeps(&regions[i].name))
         .collect();
-    selected.sort_by(|&a, &b| regions[a].sort_key().total_cmp(&regions[b].sort_key()));
+    selected.sort_stable_by(|&a, &b| regions[a].sort_key().total_cmp(&regions[b].sort_key()));
     selected
 }
 
@@ -233,7 +234,7 @@ pub fn present_ranks(profile: &Profile) -> Vec<u32> {
         .flat_map(|r| r.ranks.iter().map(|x| x.rank))
         .filter(|&r| u64::from(r) < profile.num_ranks)
         .collect();
-    present.sort_unstable();
+    present.sort_ord_unstable();
     present.dedup();
     present
 }

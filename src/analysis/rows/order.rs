@@ -1,15 +1,16 @@
 //! `--sort`: rows by a statistic (descending, ties by name), or in start order with every
 //! call path's children under it (`summary.region_rows`' ordering).
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 
 use super::{RegionRow, SortKey};
 
 pub(super) fn sort_rows(mut rows: Vec<RegionRow>, sort: SortKey) -> Vec<RegionRow> {
     if sort != SortKey::Start {
-        rows.sort_by(|a, b| a.name.cmp(&b.name));
+        rows.sort_stable_by(|a, b| a.name.cmp(&b.name));
         if sort != SortKey::Name {
-            rows.sort_by(|a, b| {
+            rows.sort_stable_by(|a, b| {
                 let ka = a.sort_value(sort);
                 let kb = b.sort_value(sort);
                 let key = |k: Option<f64>| (k.is_some(), k.unwrap_or(0.0));
@@ -46,7 +47,7 @@ pub(super) fn sort_rows(mut rows: Vec<RegionRow>, sort: SortKey) -> Vec<RegionRo
         out.push(i);
         if let Some(kids) = children.get(&i) {
             let mut kids = kids.clone();
-            kids.sort_by(|a, b| rows[*a].start.total_cmp(&rows[*b].start));
+            kids.sort_stable_by(|a, b| rows[*a].start.total_cmp(&rows[*b].start));
             for k in kids {
                 subtree(k, rows, children, out);
             }
@@ -65,7 +66,7 @@ pub(super) fn sort_rows(mut rows: Vec<RegionRow>, sort: SortKey) -> Vec<RegionRo
     {
         blocks.push((rows[i].start, root_count + n, vec![i]));
     }
-    blocks.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    blocks.sort_stable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut slots: Vec<Option<RegionRow>> = rows.into_iter().map(Some).collect();
     blocks
         .into_iter()

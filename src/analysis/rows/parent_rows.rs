@@ -23,6 +23,7 @@
 //! order, as loops make them) are checked a column at a time without branches
 //! ([`lockstep`]); any others a call at a time, in start order ([`siblings_nest`]).
 
+use crate::sort::SortSlice;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -103,7 +104,7 @@ pub(super) fn by_parent_rows(input: &RankInput<'_>, own: &mut [i64]) -> Option<V
 
     // Paths in the order of the rows' first calls; every parent row's first.
     let mut order = live.clone();
-    order.sort_by_key(|&r| first(r).map(|(s, e, r)| (s, Reverse(e), r)));
+    order.sort_stable_by_key(|&r| first(r).map(|(s, e, r)| (s, Reverse(e), r)));
     let mut path_of = vec![u32::MAX; rows.len()];
     for (path, &r) in order.iter().enumerate() {
         if let Some(p) = parent[r] {
@@ -315,7 +316,7 @@ fn lockstep(
     }
     // The siblings in the order of their first calls.
     let mut order = rows.to_vec();
-    order.sort_by_key(|&r| (starts[r].first(), Reverse(ends[r].first()), r));
+    order.sort_stable_by_key(|&r| (starts[r].first(), Reverse(ends[r].first()), r));
     // Each check is a difference that is negative where it fails, the differences ORed:
     // subtractions, which baseline x86-64 runs two at a time, where it has no 64-bit
     // compare. (Times are within `±MAX_TIME`, so none overflows.)
@@ -704,7 +705,7 @@ mod tests {
             }
         }
         for c in &mut calls {
-            c.sort();
+            c.sort_ord();
         }
         named(calls)
     }
@@ -748,7 +749,7 @@ mod tests {
             let starts: Vec<&[i64]> = starts.iter().map(Vec::as_slice).collect();
             let ends: Vec<&[i64]> = ends.iter().map(Vec::as_slice).collect();
             let mut all: Vec<(i64, i64)> = rows.concat();
-            all.sort();
+            all.sort_ord();
             let want = all.windows(2).all(|w| end2(w[0].0, w[0].1) <= 2 * w[1].0);
             let ids: Vec<usize> = (0..rows.len()).collect();
             let taking = || Taking::new(&starts, &ends, None);

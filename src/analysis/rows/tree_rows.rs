@@ -5,6 +5,7 @@
 //! path's durations, in rank order — as one independent job per path, so that last pass
 //! runs on as many threads as the caller has too.
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 
 use super::flat::{distribution_ns, py_sum};
@@ -127,7 +128,7 @@ impl TreeRows {
         // rank's paths side by side, where each path is filed once (it always is: a path
         // is its parent's and region's).
         let mut distinct = global.clone();
-        distinct.sort_unstable();
+        distinct.sort_ord_unstable();
         distinct.dedup();
         if distinct.len() == global.len() {
             let mut sums: Vec<Option<f64>> = global

@@ -6,6 +6,7 @@
 //! in regions; runs of different rank counts compare time per rank.
 
 use super::Run;
+use crate::sort::SortSlice;
 
 /// The reference's thresholds: a change under this percent of the region is noise …
 const SAME_PCT: f64 = 2.0;
@@ -107,7 +108,7 @@ pub fn changes(runs: &[Run], baseline: usize, limit: usize) -> Vec<RunChanges> {
                         delta: v - b,
                     })
                     .collect();
-                list.sort_by(|x, y| y.delta.abs().total_cmp(&x.delta.abs()));
+                list.sort_stable_by(|x, y| y.delta.abs().total_cmp(&x.delta.abs()));
                 list.truncate(limit);
                 list
             };

@@ -3,6 +3,8 @@
 //! Plain `f64` arithmetic over small samples (one value per run), no allocation beyond a
 //! sorted copy for the median.
 
+use crate::sort::SortSlice;
+
 /// The pooled statistics of one value over repeated runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pooled {
@@ -23,7 +25,7 @@ impl Pooled {
             return None;
         }
         let mut sorted = values.to_vec();
-        sorted.sort_by(f64::total_cmp);
+        sorted.sort_stable_by(f64::total_cmp);
         let n = sorted.len();
         let median = if n % 2 == 1 {
             sorted[n / 2]

@@ -12,6 +12,7 @@ pub mod axes;
 pub mod model;
 mod output;
 
+use crate::sort::SortSlice;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -211,7 +212,7 @@ impl ScalingTable {
             }
         }
         if axis.is_scaling() {
-            keys.sort();
+            keys.sort_ord();
             if let Some(i) = xs.iter().position(|x| x.number().is_none_or(|v| v <= 0.0)) {
                 return Err(ScalingError::NotPositive(runs[i].file.clone()));
             }
@@ -354,7 +355,7 @@ impl ScalingTable {
             .into_iter()
             .map(|(n, v, m)| (n, v, share(v, total), share(m, measured_total)))
             .collect();
-        rows.sort_by(|a, b| b.2.total_cmp(&a.2));
+        rows.sort_stable_by(|a, b| b.2.total_cmp(&a.2));
         let first_to_stop = rows
             .iter()
             .filter(|r| r.2 > r.3)

@@ -8,6 +8,8 @@
 //! is of the final fit's residuals (Extra-P uses the folds'), and the exponent set is the
 //! issue's full grid (Extra-P 4.0 skips some pairs and adds 4/5).
 
+use crate::sort::SortSlice;
+
 /// The exponents i, as fractions, in order.
 pub const EXPONENTS: [(u32, u32); 19] = [
     (0, 1),
@@ -157,7 +159,7 @@ pub fn fit_model(x: &[f64], y: &[f64]) -> Option<Model> {
     let mut f = vec![0.0; n];
     // The two smallest values, for the fold's minimum without the left-out point.
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| y[a].total_cmp(&y[b]));
+    order.sort_stable_by(|&a, &b| y[a].total_cmp(&y[b]));
     for &exponent in &EXPONENTS {
         for &log_exponent in &LOG_EXPONENTS {
             if (exponent.0 == 0 && log_exponent == 0) || (!logs && log_exponent > 0) {

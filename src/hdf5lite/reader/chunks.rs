@@ -3,6 +3,7 @@
 //! millisecond, however small), each undone through the filter pipeline and copied into
 //! place.
 
+use crate::sort::SortSlice;
 use std::cell::RefCell;
 
 use super::dataset::Dataset;
@@ -92,7 +93,7 @@ impl<R: ReadAt> Dataset<'_, R> {
                     );
                 }
                 if dims.len() == 1 {
-                    records.sort_by_key(|r| r.offset[0]);
+                    records.sort_stable_by_key(|r| r.offset[0]);
                 }
                 self.chunk_records.get_or_init(|| records)
             }
@@ -194,7 +195,7 @@ pub(super) fn read_runs(
     mut each: impl FnMut(&ChunkRecord, &[u8]) -> Result<()>,
 ) -> Result<()> {
     let mut order: Vec<&ChunkRecord> = records.iter().collect();
-    order.sort_by_key(|r| r.address);
+    order.sort_stable_by_key(|r| r.address);
     if let Some(big) = order.iter().find(|r| r.stored_size > cap) {
         return Err(Error::limits(format!(
             "chunk of {} bytes exceeds the limit of {cap} bytes",

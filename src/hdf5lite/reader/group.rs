@@ -2,6 +2,7 @@
 //! nodes, local heap), compact link messages, or dense storage (fractal heap and v2
 //! B-tree name index). Each link is read on its own, so one bad link fails only itself.
 
+use crate::sort::SortSlice;
 use std::sync::Arc;
 
 use super::attribute::{Attribute, Attributes};
@@ -152,7 +153,7 @@ impl<'f, R: ReadAt> Group<'f, R> {
 
 /// Sorts readable items by name and puts the unreadable ones after them, in file order.
 pub(super) fn sort_by_name<T>(items: &mut [Result<T>], name: impl Fn(&T) -> &str) {
-    items.sort_by(|a, b| match (a, b) {
+    items.sort_stable_by(|a, b| match (a, b) {
         (Ok(a), Ok(b)) => name(a).cmp(name(b)),
         (Ok(_), Err(_)) => std::cmp::Ordering::Less,
         (Err(_), Ok(_)) => std::cmp::Ordering::Greater,

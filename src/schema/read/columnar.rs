@@ -6,6 +6,7 @@ use crate::io::ReadAt;
 use crate::schema::error::Error;
 use crate::schema::names::{self, index};
 use crate::schema::profile::{Depth, RankCalls, Region, RowStatistics, Span};
+use crate::sort::SortSlice;
 
 use super::events::{decode_row, lanes, time_columns};
 use super::summaries::Summaries;
@@ -283,7 +284,7 @@ pub(super) fn check_event_index(
             )));
         }
     }
-    spans.sort_by_key(|s| s.0);
+    spans.sort_stable_by_key(|s| s.0);
     if spans.windows(2).any(|w| w[1].0 < w[0].1) {
         return Err(Error::Corrupt(
             "overlapping region rows in its event index; the file is damaged".into(),

@@ -28,6 +28,7 @@ mod tests;
 use crate::hdf5lite::reader::{File, Group, LinkEntry, LinkKind, Value};
 use crate::hdf5lite::{Datatype, Shape, StringLength};
 use crate::io::ReadAt;
+use crate::sort::SortSlice;
 
 use super::error::Error;
 use super::metadata::{self, describe, MetaValue, Metadata};
@@ -106,7 +107,7 @@ pub fn rank_groups(links: &[LinkEntry]) -> Vec<(u32, String)> {
         .filter(|l| matches!(l.kind, LinkKind::Hard(_)))
         .filter_map(|l| names::rank::number(&l.name).map(|r| (r, l.name.clone())))
         .collect();
-    groups.sort();
+    groups.sort_ord();
     groups
 }
 
@@ -286,7 +287,7 @@ fn merge_repeated_ranks(rows: &mut Vec<RankCalls>) {
         return;
     }
     let mut order: Vec<(u32, usize)> = rows.iter().enumerate().map(|(i, r)| (r.rank, i)).collect();
-    order.sort_unstable();
+    order.sort_ord_unstable();
     let mut drop = vec![false; rows.len()];
     for run in order.chunk_by(|a, b| a.0 == b.0) {
         let (first, last) = (run[0].1, run[run.len() - 1].1);
