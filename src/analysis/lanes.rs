@@ -95,7 +95,7 @@ pub fn extent(
 }
 
 /// The window's bounds in absolute ns, given the first call at `origin`.
-fn bounds(window: &Window, origin: i64) -> (i64, i64) {
+pub(crate) fn bounds(window: &Window, origin: i64) -> (i64, i64) {
     (
         window
             .start_ns
@@ -104,7 +104,8 @@ fn bounds(window: &Window, origin: i64) -> (i64, i64) {
     )
 }
 
-fn kept(window: &Window, lo: i64, hi: i64, s: i64, e: i64) -> bool {
+/// Whether the window within `[lo, hi]` (its [`bounds`]) keeps the call `[s, e]`.
+pub(crate) fn kept(window: &Window, lo: i64, hi: i64, s: i64, e: i64) -> bool {
     e >= lo && s <= hi && e.saturating_sub(s) >= window.min_duration_ns
 }
 

@@ -242,6 +242,308 @@ pub fn shapes(lane: &Lane, t0: f64, t1: f64, scale: f64, mut emit: impl FnMut(Sh
     }
 }
 
+/// One shape of a view with what a picture says of it: a call, or a merged block of calls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Drawn {
+    /// One call: its start and end (the latest end in its lane up to it), ns.
+    Call {
+        x0: f32,
+        x1: f32,
+        start: i64,
+        end: i64,
+        region: u32,
+    },
+    /// A run of calls narrower than a pixel: the first one's start, how many, the region
+    /// with most time among them (the lowest id on a tie), that time and all their time, ns.
+    Block {
+        x0: f32,
+        x1: f32,
+        start: i64,
+        calls: u64,
+        region: u32,
+        region_ns: i64,
+        busy_ns: i64,
+    },
+}
+
+impl Drawn {
+    /// Shape `s` of `lane`, described.
+    pub fn of(lane: &Lane, s: &Shape, cursors: &mut Vec<usize>) -> Drawn {
+        if s.end - s.first == 1 {
+            Drawn::Call {
+                x0: s.x0,
+                x1: s.x1,
+                start: lane.starts[s.first],
+                end: lane.ends[s.first],
+                region: lane.regions[s.first],
+            }
+        } else {
+            let (region, region_ns, busy_ns) = lane.dominant(s.first, s.end, cursors);
+            Drawn::Block {
+                x0: s.x0,
+                x1: s.x1,
+                start: lane.starts[s.first],
+                calls: (s.end - s.first) as u64,
+                region,
+                region_ns,
+                busy_ns,
+            }
+        }
+    }
+}
+
+/// A block of narrow calls being gathered by [`LaneStream`].
+struct Open {
+    x0: f32,
+    x1: f32,
+    /// The time of the right edge the calls that join are compared with.
+    edge: f64,
+    /// The latest end of the calls joined.
+    reach: i64,
+    start: i64,
+    calls: u64,
+    busy: i64,
+}
+
+/// Time per region of the open block's calls: a short list, or past [`SCAN`] regions a
+/// table by region id (where the lane has one) with the ids touched.
+#[derive(Default)]
+struct Tally {
+    list: Vec<(u32, i64)>,
+    table: Vec<i64>,
+    touched: Vec<u32>,
+    /// The table's size, the profile's regions (0: no table).
+    regions: usize,
+}
+
+impl Tally {
+    #[inline]
+    fn add(&mut self, region: u32, d: i64) {
+        if !self.touched.is_empty() {
+            if let Some(t) = self.table.get_mut(region as usize) {
+                if *t == i64::MIN {
+                    *t = 0;
+                    self.touched.push(region);
+                }
+                *t = t.saturating_add(d);
+                return;
+            }
+        }
+        match self.list.iter_mut().find(|t| t.0 == region) {
+            Some(t) => t.1 = t.1.saturating_add(d),
+            None => {
+                self.list.push((region, d));
+                if self.list.len() > SCAN && self.touched.is_empty() && self.regions > 0 {
+                    self.tabulate();
+                }
+            }
+        }
+    }
+
+    /// Moves the list's regions in range into the table.
+    fn tabulate(&mut self) {
+        if self.table.len() != self.regions {
+            self.table = vec![i64::MIN; self.regions];
+        }
+        let mut rest = Vec::new();
+        for (region, t) in self.list.drain(..) {
+            match self.table.get_mut(region as usize) {
+                Some(slot) => {
+                    *slot = t;
+                    self.touched.push(region);
+                }
+                None => rest.push((region, t)),
+            }
+        }
+        self.list = rest;
+    }
+
+    /// The region with the most time (the lowest id on a tie) and its time; emptied.
+    fn take_best(&mut self) -> (u32, i64) {
+        let mut best = (u32::MAX, i64::MIN);
+        let mut consider = |region: u32, t: i64| {
+            if t > best.1 || (t == best.1 && region < best.0) {
+                best = (region, t);
+            }
+        };
+        for &(region, t) in &self.list {
+            consider(region, t);
+        }
+        for &region in &self.touched {
+            if let Some(slot) = self.table.get_mut(region as usize) {
+                consider(region, *slot);
+                *slot = i64::MIN;
+            }
+        }
+        self.list.clear();
+        self.touched.clear();
+        best
+    }
+}
+
+/// The shapes of [`shapes`] for a lane whose calls arrive one at a time in start order,
+/// without keeping them: the same shapes, described ([`Drawn`]), from memory of one block.
+pub struct LaneStream {
+    t0: f64,
+    t1: f64,
+    scale: f64,
+    calls: u64,
+    /// The latest end of the calls so far.
+    reach: i64,
+    /// A call has reached the window (the calls before it ended before it).
+    begun: bool,
+    /// A call started after the window with no block open: the shapes are complete.
+    done: bool,
+    open: Option<Open>,
+    tally: Tally,
+    drawn: Vec<Drawn>,
+}
+
+impl LaneStream {
+    /// A lane drawn over `[t0, t1]` at `scale` pixels per ns; `regions` (the profile's
+    /// count, or 0) sizes the table a block of many regions is tallied in.
+    pub fn new(t0: f64, t1: f64, scale: f64, regions: usize) -> LaneStream {
+        LaneStream {
+            t0,
+            t1,
+            scale,
+            calls: 0,
+            reach: i64::MIN,
+            begun: false,
+            done: false,
+            open: None,
+            tally: Tally {
+                regions,
+                ..Tally::default()
+            },
+            drawn: Vec::new(),
+        }
+    }
+
+    fn px(&self, t: i64) -> f32 {
+        ((t as f64 - self.t0) * self.scale) as f32
+    }
+
+    fn time(&self, x: f32) -> f64 {
+        self.t0 + f64::from(x) / self.scale
+    }
+
+    /// Whether no call was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.calls == 0
+    }
+
+    /// Adds the call `[start, end)` of `region`, the lane's next in start order.
+    #[inline]
+    pub fn push(&mut self, start: i64, end: i64, region: u32) {
+        self.calls += 1;
+        self.reach = if self.calls == 1 {
+            end
+        } else {
+            self.reach.max(end)
+        };
+        let reach = self.reach;
+        let d = end.saturating_sub(start).max(0);
+        if let Some(open) = self.open.as_mut() {
+            if (start as f64) < open.edge {
+                open.calls += 1;
+                open.busy = open.busy.saturating_add(d);
+                open.reach = reach;
+                self.tally.add(region, d);
+                return;
+            }
+        }
+        self.push_slow(start, reach, region, d);
+    }
+
+    /// [`push`](LaneStream::push) of a call that does not simply join the open block.
+    fn push_slow(&mut self, start: i64, reach: i64, region: u32, d: i64) {
+        if self.done {
+            return;
+        }
+        if !self.begun {
+            if (reach as f64) < self.t0 {
+                return;
+            }
+            self.begun = true;
+        }
+        if let Some(mut open) = self.open.take() {
+            open.x1 = open.x1.max(self.px(open.reach));
+            let x = self.px(start);
+            if x < open.x1 + 1.0 && self.px(reach) - x < 1.0 {
+                open.x1 = open.x1.max(x + 1.0);
+                open.calls += 1;
+                open.busy = open.busy.saturating_add(d);
+                open.reach = reach;
+                self.tally.add(region, d);
+                open.edge = self.time(open.x1);
+                self.open = Some(open);
+                return;
+            }
+            self.close(open);
+        }
+        if (start as f64) > self.t1 {
+            self.done = true;
+            return;
+        }
+        let (x0, x1) = (self.px(start), self.px(reach));
+        if x1 - x0 >= 1.0 || self.scale == 0.0 {
+            self.drawn.push(Drawn::Call {
+                x0,
+                x1,
+                start,
+                end: reach,
+                region,
+            });
+            return;
+        }
+        let bx1 = (x0 + 1.0).max(x1);
+        self.tally.add(region, d);
+        self.open = Some(Open {
+            x0,
+            x1: bx1,
+            edge: self.time(bx1),
+            reach,
+            start,
+            calls: 1,
+            busy: d,
+        });
+    }
+
+    fn close(&mut self, open: Open) {
+        let (region, time) = self.tally.take_best();
+        if open.calls == 1 {
+            // A narrow call alone: a call a pixel wide, as `shapes` gives it.
+            self.drawn.push(Drawn::Call {
+                x0: open.x0,
+                x1: open.x1,
+                start: open.start,
+                end: open.reach,
+                region,
+            });
+            return;
+        }
+        self.drawn.push(Drawn::Block {
+            x0: open.x0,
+            x1: open.x1,
+            start: open.start,
+            calls: open.calls,
+            region,
+            region_ns: time.max(0),
+            busy_ns: open.busy,
+        });
+    }
+
+    /// The shapes, left to right.
+    pub fn finish(mut self) -> Vec<Drawn> {
+        if let Some(mut open) = self.open.take() {
+            open.x1 = open.x1.max(self.px(open.reach));
+            self.close(open);
+        }
+        self.drawn
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +627,64 @@ mod tests {
             let j = (i + 1 + next(200) as usize).min(3000);
             assert_eq!(l.dominant(i, j, &mut cursors), scan(i, j), "[{i}, {j})");
             i = j + next(30) as usize;
+        }
+    }
+
+    #[test]
+    fn a_stream_of_calls_draws_the_shapes_of_their_lane() {
+        // Calls of 40 regions, 4 of them most often (so blocks tally both ways), mostly narrow with a few wide ones, some overlapping (the
+        // lane's running end), seen through windows from the whole to a few ns.
+        let mut state = 99u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let mut calls = Vec::new();
+        let mut t = 1_000i64;
+        for _ in 0..5000 {
+            let d = if next(20) == 0 {
+                500 + next(5000)
+            } else {
+                next(8)
+            } as i64;
+            let r = if next(3) == 0 { next(40) } else { next(4) } as u32;
+            calls.push((t, t + d, r));
+            t += [0, 1, 3, 40, 900][next(5) as usize] + if next(50) == 0 { -1 } else { 0 };
+        }
+        calls.sort_stable_by_key(|c| c.0);
+        let l = lane_of(&calls);
+        let end = t as f64 + 6000.0;
+        for (t0, t1, width) in [
+            (0.0, end, 800.0),
+            (0.0, end, 3.0),
+            (5_000.0, 60_000.0, 1200.0),
+            (20_000.0, 20_050.0, 640.0),
+            (end / 2.0, end / 2.0, 100.0),
+        ] {
+            let scale = if t1 > t0 { width / (t1 - t0) } else { 0.0 };
+            let mut want = Vec::new();
+            let mut cursors = Vec::new();
+            shapes(&l, t0, t1, scale, |s| {
+                want.push(Drawn::of(&l, &s, &mut cursors));
+                true
+            });
+            let mut stream = LaneStream::new(t0, t1, scale, 64);
+            for &(s, e, r) in &calls {
+                stream.push(s, e, r);
+            }
+            let got = stream.finish();
+            assert!(!want.is_empty());
+            let k = (0..want.len().max(got.len()))
+                .find(|&k| got.get(k) != want.get(k))
+                .map(|k| (k, got.get(k), want.get(k)));
+            assert_eq!(
+                k,
+                None,
+                "[{t0}, {t1}] over {width} px: {} shapes",
+                want.len()
+            );
         }
     }
 

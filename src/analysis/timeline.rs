@@ -395,7 +395,145 @@ impl RankIndex {
         let width = edges.len() - 1;
         let (t0, t1) = (edges[0], edges[width]);
         let first = improper.is_none();
+        let read = match improper {
+            None => Read::First,
+            Some(_) => Read::Window(t0, t1),
+        };
         let flat = improper.unwrap_or(false);
+        let mut lanes: Vec<LaneSummary> = Vec::new();
+        let lanes_wanted = if first { MAX_LANES } else { self.depths.max(1) };
+        let mut deeper = 0u64;
+        let pass = self.stream(profile, source, read, flat, false, |depth, s, e, region| {
+            if s >= t1 || e.max(s.saturating_add(1)) <= t0 {
+                return;
+            }
+            if depth >= lanes_wanted {
+                deeper += 1;
+                return;
+            }
+            while lanes.len() <= depth {
+                lanes.push(LaneSummary::new(width));
+            }
+            lanes[depth].add(edges, s, e, region);
+        })?;
+        let wanted = if first {
+            pass.depths.min(MAX_LANES)
+        } else {
+            lanes_wanted
+        };
+        while lanes.len() < wanted {
+            lanes.push(LaneSummary::new(width));
+        }
+        let summary = Summary {
+            lanes: lanes.into_iter().map(LaneSummary::finish).collect(),
+            improper: flat,
+            deeper,
+        };
+        Ok((summary, pass))
+    }
+
+    /// Every call of the rank once, in the order of [`calltree::build`](super::calltree::build)
+    /// (by start, the longer first, then by region), each given to `each` with its nesting
+    /// depth (the top level 0): how the first read goes, and what it learnt of the rank. A
+    /// rank whose rows track thread lanes is not read (its calls nest per lane, and
+    /// [`stack_rank`] stacks them); nor is a rank already read (`Ok(None)` for both).
+    ///
+    /// Where the calls do not nest ([`Streamed::Improper`]) the depths given were wrong:
+    /// [`RankIndex::each_call_flat`] gives them again at depth 0. Where a row is not in that
+    /// order ([`Streamed::Unsorted`]) neither is what `each` was given.
+    pub fn each_call(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        each: impl FnMut(usize, i64, i64, u32),
+    ) -> Result<Option<Streamed>> {
+        if self.mode != Mode::Unread {
+            return Ok(None);
+        }
+        let rows: Vec<usize> = (profile.regions.iter().enumerate())
+            .filter(|(id, r)| {
+                self.keep.get(*id).copied().unwrap_or(false)
+                    && r.rank(self.rank).is_some_and(|row| row.calls() > 0)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        let lanes = rows.iter().any(|&id| {
+            profile.regions[id]
+                .rank(self.rank)
+                .is_some_and(|row| source.has_lanes(row))
+        });
+        if lanes {
+            self.mode = Mode::Whole;
+            return Ok(None);
+        }
+        self.rows = rows
+            .into_iter()
+            .map(|region| Row {
+                region,
+                marks: Vec::new(),
+            })
+            .collect();
+        let pass = self.stream(profile, source, Read::First, false, false, each)?;
+        self.span = pass.span;
+        if pass.unsorted {
+            self.rows = Vec::new();
+            self.mode = Mode::Whole;
+            return Ok(Some(Streamed::Unsorted));
+        }
+        self.mode = Mode::Streamed {
+            improper: pass.improper,
+        };
+        self.depths = if pass.improper {
+            1
+        } else {
+            pass.depths.min(MAX_LANES)
+        };
+        Ok(Some(if pass.improper {
+            Streamed::Improper
+        } else {
+            Streamed::Nested
+        }))
+    }
+
+    /// Every call of a rank [`each_call`](RankIndex::each_call) found improper, in the order
+    /// `calltree::unnested` sorted by (start, end) gives them; `false` where a row is not in
+    /// that order (then `each` was given a part of them, and the rank is to be read whole).
+    pub fn each_call_flat(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        mut each: impl FnMut(i64, i64, u32),
+    ) -> Result<bool> {
+        if self.mode != (Mode::Streamed { improper: true }) {
+            return Ok(false);
+        }
+        let again = Read::Again;
+        let pass = self.stream(profile, source, again, true, true, |_, s, e, r| {
+            each(s, e, r)
+        })?;
+        Ok(!pass.unsorted)
+    }
+
+    /// Merges the rows' calls in start order (then the longer first, or with `ascending`
+    /// the shorter), computing each one's depth (0 for all when `flat`), and gives them to
+    /// `each`: every call on the first read (which marks the rows and checks the nesting),
+    /// else those of the window.
+    fn stream(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        read: Read,
+        flat: bool,
+        ascending: bool,
+        mut each: impl FnMut(usize, i64, i64, u32),
+    ) -> Result<Pass> {
+        let first = read == Read::First;
+        let (t0, t1) = match read {
+            Read::First | Read::Again => (i64::MIN, None),
+            Read::Window(t0, t1) => (t0, Some(t1)),
+        };
+        // The heap orders calls of one start by this key of their end.
+        let key = |e: i64| if ascending { e } else { !e };
         let block = (BUDGET / self.rows.len().max(1) as u64).clamp(MIN_BLOCK, MAX_BLOCK);
         let mut cursors = Vec::with_capacity(self.rows.len());
         for (i, row) in self.rows.iter().enumerate() {
@@ -407,7 +545,7 @@ impl RankIndex {
                 None => calls.starts.len().min(calls.ends.len()) as u64,
             };
             // The last mark before which every call ended before the window.
-            let (next, base) = if first {
+            let (next, base) = if t1.is_none() {
                 (0, 0)
             } else {
                 let k = row
@@ -428,7 +566,7 @@ impl RankIndex {
                 starts: Vec::new(),
                 ends: Vec::new(),
                 at: 0,
-                block: if first {
+                block: if t1.is_none() {
                     block
                 } else {
                     MIN_BLOCK.max(block / 32)
@@ -440,31 +578,36 @@ impl RankIndex {
         for (c, cursor) in cursors.iter_mut().enumerate() {
             if self.refill(profile, source, cursor, block, first)? {
                 let (s, e) = (cursor.starts[0], cursor.ends[0]);
-                heap.push(Reverse((s, Reverse(e), c)));
+                heap.push(Reverse((s, key(e), c)));
             }
         }
-        let mut lanes: Vec<LaneSummary> = Vec::new();
-        let lanes_wanted = if first { MAX_LANES } else { self.depths.max(1) };
-        let mut deeper = 0u64;
-        // Ends (doubled, as `calltree` compares them) of the calls still open, and the end
-        // of the last call at each depth.
-        let mut open: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
+        // Ends (doubled, as `calltree` compares them) of the calls still open, innermost
+        // last, and the end of the last call at each depth. While the calls nest, the
+        // open ones lie each in the one below, so closing from the top closes each call
+        // `calltree` counts closed; once they do not, the depths are not used.
+        let mut open: Vec<i64> = Vec::new();
         let mut last_end: Vec<i64> = Vec::new();
-        while let Some(Reverse((s, Reverse(e), c))) = heap.pop() {
-            if !first && s >= t1 {
+        while let Some(mut top) = heap.peek_mut() {
+            let Reverse((s, k, c)) = *top;
+            if t1.is_some_and(|t1| s >= t1) {
                 break;
             }
-            let region = self.rows[cursors[c].row].region as u32;
             let cursor = &mut cursors[c];
+            let e = cursor.ends[cursor.at];
+            let region = self.rows[cursor.row].region as u32;
             cursor.at += 1;
             if cursor.at < cursor.starts.len()
                 || self.refill(profile, source, cursor, block, first)?
             {
                 let (s2, e2) = (cursor.starts[cursor.at], cursor.ends[cursor.at]);
-                if (s2, Reverse(e2)) < (s, Reverse(e)) {
+                if (s2, key(e2)) < (s, k) {
                     pass.unsorted = true;
                 }
-                heap.push(Reverse((s2, Reverse(e2), c)));
+                // The row's next call takes its place: one sift instead of a pop and a push.
+                *top = Reverse((s2, key(e2), c));
+                drop(top);
+            } else {
+                std::collections::binary_heap::PeekMut::pop(top);
             }
             if first {
                 let (lo, hi) = pass.span.unwrap_or((s, e));
@@ -474,7 +617,7 @@ impl RankIndex {
                 0
             } else {
                 let s2 = s.wrapping_mul(2);
-                while open.peek().is_some_and(|&Reverse(x)| x <= s2) {
+                while open.last().is_some_and(|&x| x <= s2) {
                     open.pop();
                 }
                 let depth = open.len();
@@ -483,7 +626,7 @@ impl RankIndex {
                 } else {
                     e.wrapping_mul(2)
                 };
-                open.push(Reverse(e2));
+                open.push(e2);
                 if first {
                     if e < s
                         || depth
@@ -501,32 +644,9 @@ impl RankIndex {
                 }
                 depth
             };
-            if s >= t1 || e.max(s.saturating_add(1)) <= t0 {
-                continue;
-            }
-            if depth >= lanes_wanted {
-                deeper += 1;
-                continue;
-            }
-            while lanes.len() <= depth {
-                lanes.push(LaneSummary::new(width));
-            }
-            lanes[depth].add(edges, s, e, region);
+            each(depth, s, e, region);
         }
-        let wanted = if first {
-            pass.depths.min(MAX_LANES)
-        } else {
-            lanes_wanted
-        };
-        while lanes.len() < wanted {
-            lanes.push(LaneSummary::new(width));
-        }
-        let summary = Summary {
-            lanes: lanes.into_iter().map(LaneSummary::finish).collect(),
-            improper: flat,
-            deeper,
-        };
-        Ok((summary, pass))
+        Ok(pass)
     }
 
     /// Reads the cursor's next block (marking it on the first pass); false at the row's end.
@@ -585,6 +705,28 @@ impl RankIndex {
         }
         Ok(got > 0)
     }
+}
+
+/// How a rank's calls were read by [`RankIndex::each_call`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streamed {
+    /// They nest: each was given with its depth.
+    Nested,
+    /// They do not nest: read them again with [`RankIndex::each_call_flat`].
+    Improper,
+    /// A row is not in start order: the rank is to be read whole ([`stack_rank`]).
+    Unsorted,
+}
+
+/// Which calls a merge reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Every call, marking the rows and checking the nesting.
+    First,
+    /// Every call again.
+    Again,
+    /// The calls of `[t0, t1)`, from the marks.
+    Window(i64, i64),
 }
 
 /// What the first pass learnt.

@@ -1,16 +1,20 @@
 //! The flame chart: each rank's calls in time order, stacked by nesting depth (the top level
-//! first), ranks in order. One rank's calls are read at a time and drawn through the level
-//! of detail, so the picture's size does not grow with the calls; a legend names the
-//! regions drawn.
+//! first), ranks in order. One rank's calls are streamed at a time in start order
+//! ([`RankIndex::each_call`]) into a level of detail per depth ([`LaneStream`]), so neither
+//! memory nor the picture's size grows with the calls; a legend names the regions drawn.
+//! Ranks the stream cannot take (thread lanes, rows out of start order) are stacked whole
+//! ([`depth_lanes`]) and drawn the same way.
 
 use super::flamegraph::scope_text;
 use super::frame::{header, legend, Furniture, PAD, TEXT};
 use super::gantt::{time_frame, window_note};
 use super::plot::PlotOptions;
 use super::scene::Scene;
-use super::timeline::{paint_lane, row_label};
+use super::timeline::{lane_stream, paint_drawn, row_label, TimeFrame};
 use crate::analysis::events::RowSource;
-use crate::analysis::lanes::{self, depth_lanes, needs_events};
+use crate::analysis::lanes::{self, bounds, depth_lanes, kept, needs_events};
+use crate::analysis::lod::{shapes, Drawn, LaneStream};
+use crate::analysis::timeline::{RankIndex, Streamed};
 use crate::analysis::Result;
 use crate::schema::Profile;
 
@@ -18,6 +22,9 @@ use crate::schema::Profile;
 const ROW: f32 = 17.0;
 /// Space between ranks.
 const GAP: f32 = 8.0;
+/// Lanes (depths) that tally merged blocks in a table by region, each as long as the
+/// profile's regions; deeper ones search a list.
+const TABLES: usize = 64;
 /// At most this many regions in the legend (the rest are named in their tooltips).
 const LEGEND: usize = 24;
 
@@ -52,17 +59,9 @@ pub fn scene(
     let mut improper = Vec::new();
     let mut y = top;
     for (k, &rank) in ranks.iter().enumerate() {
-        let (lanes, bad) = depth_lanes(
-            profile,
-            source,
-            &opts.selection,
-            rank,
-            &opts.window,
-            frame.origin,
-        )?;
-        if lanes.iter().all(|l| l.is_empty()) {
+        let Some((lanes, bad)) = rank_shapes(profile, source, opts, rank, &frame)? else {
             continue;
-        }
+        };
         if bad {
             improper.push(rank);
         }
@@ -88,18 +87,20 @@ pub fn scene(
         for (depth, lane) in lanes.iter().enumerate() {
             let ry = y + depth as f32 * h;
             let gap = if h >= 8.0 { 1.0 } else { 0.0 };
-            paint_lane(
-                &mut scene,
-                &f,
-                &frame,
-                lane,
-                ry,
-                h - gap,
-                &names,
-                &who,
-                h >= TEXT + 2.0,
-                &mut seen,
-            );
+            for drawn in lane {
+                paint_drawn(
+                    &mut scene,
+                    &f,
+                    &frame,
+                    drawn,
+                    ry,
+                    h - gap,
+                    &names,
+                    &who,
+                    h >= TEXT + 2.0,
+                    &mut seen,
+                );
+            }
         }
         y += block + GAP;
     }
@@ -135,6 +136,94 @@ pub fn scene(
     Ok(scene)
 }
 
+/// `rank`'s shapes in `frame`, a list per depth (the top first), and whether its calls
+/// failed to nest (then they all lie in one lane, in start order); `None` when the options
+/// keep none of its calls.
+fn rank_shapes(
+    profile: &Profile,
+    source: &dyn RowSource,
+    opts: &PlotOptions,
+    rank: u32,
+    frame: &TimeFrame,
+) -> Result<Option<(Vec<Vec<Drawn>>, bool)>> {
+    let window = &opts.window;
+    let (lo, hi) = bounds(window, frame.origin);
+    let max_depth = window.max_depth.unwrap_or(usize::MAX);
+    let regions = profile.regions.len();
+    let push = |lanes: &mut Vec<LaneStream>, depth: usize, s: i64, e: i64, region: u32| {
+        if depth <= max_depth && kept(window, lo, hi, s, e) {
+            while lanes.len() <= depth {
+                // A table per region for the lanes a picture has room for.
+                let table = if lanes.len() < TABLES { regions } else { 0 };
+                lanes.push(lane_stream(frame, table));
+            }
+            lanes[depth].push(s, e, region);
+        }
+    };
+    let done = |lanes: Vec<LaneStream>, improper: bool| {
+        let any = lanes.iter().any(|l| !l.is_empty());
+        any.then(|| {
+            (
+                lanes.into_iter().map(LaneStream::finish).collect(),
+                improper,
+            )
+        })
+    };
+    let mut index = RankIndex::new(profile, rank, |name| opts.selection.keeps(name));
+    let mut lanes = Vec::new();
+    let streamed = index.each_call(profile, source, |depth, s, e, region| {
+        push(&mut lanes, depth, s, e, region)
+    })?;
+    match streamed {
+        Some(Streamed::Nested) => return Ok(done(lanes, false)),
+        Some(Streamed::Improper) => {
+            lanes = Vec::new();
+            let flat = index.each_call_flat(profile, source, |s, e, region| {
+                push(&mut lanes, 0, s, e, region)
+            })?;
+            if flat {
+                return Ok(done(lanes, true));
+            }
+        }
+        Some(Streamed::Unsorted) | None => {}
+    }
+    // Thread lanes, or rows out of start order: the rank stacked whole.
+    whole_shapes(profile, source, opts, rank, frame)
+}
+
+/// `rank`'s shapes as [`rank_shapes`] gives them, from the rank stacked whole.
+fn whole_shapes(
+    profile: &Profile,
+    source: &dyn RowSource,
+    opts: &PlotOptions,
+    rank: u32,
+    frame: &TimeFrame,
+) -> Result<Option<(Vec<Vec<Drawn>>, bool)>> {
+    let (whole, bad) = depth_lanes(
+        profile,
+        source,
+        &opts.selection,
+        rank,
+        &opts.window,
+        frame.origin,
+    )?;
+    if whole.iter().all(|l| l.is_empty()) {
+        return Ok(None);
+    }
+    let drawn = (whole.iter())
+        .map(|lane| {
+            let mut out = Vec::new();
+            let mut cursors = Vec::new();
+            shapes(lane, frame.t0 as f64, frame.t1 as f64, frame.scale(), |s| {
+                out.push(Drawn::of(lane, &s, &mut cursors));
+                true
+            });
+            out
+        })
+        .collect();
+    Ok(Some((drawn, bad)))
+}
+
 /// One muted line under the chart, at `bottom`, which moves down past it.
 fn footnote(scene: &mut Scene, f: &Furniture, bottom: &mut f32, text: String) {
     scene.text(
@@ -145,4 +234,84 @@ fn footnote(scene: &mut Scene, f: &Furniture, bottom: &mut f32, text: String) {
         f.muted,
     );
     *bottom += 16.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::events::Loaded;
+    use crate::analysis::lanes::Window;
+    use crate::analysis::Selection;
+
+    /// The golden profiles with calls (one of them with calls that do not nest).
+    const PROFILES: [&str; 8] = [
+        "tests/golden/c_trace/expected/profiling_data.h5",
+        "tests/golden/fortran/expected/profiling_data.h5",
+        "tests/golden/synthetic/expected/golden.h5",
+        "tests/golden/h5_python_rich/expected/rich_import.h5",
+        "tests/golden/mixed/expected/merged.h5",
+        "tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5",
+        "tests/golden/h5_lzf_with_traces/expected/lzf_with_traces.h5",
+        "tests/golden/chunked/expected/big.h5",
+    ];
+
+    #[test]
+    fn streamed_ranks_draw_what_ranks_stacked_whole_draw() {
+        let mut compared = 0;
+        let mut improper = 0;
+        for path in PROFILES {
+            let at = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+            let bytes = std::fs::read(&at).unwrap();
+            let file = crate::hdf5lite::reader::File::open(&bytes[..]).unwrap();
+            let profile = crate::analysis::load::read_full(&file).unwrap();
+            let windows = [
+                Window::default(),
+                Window {
+                    min_duration_ns: 2_000,
+                    ..Window::default()
+                },
+                Window {
+                    max_depth: Some(1),
+                    ..Window::default()
+                },
+                Window {
+                    start_ns: Some(1_000),
+                    end_ns: Some(200_000),
+                    ..Window::default()
+                },
+            ];
+            for (window, width) in windows.into_iter().zip([1200.0, 400.0, 2000.0, 900.0]) {
+                let opts = PlotOptions {
+                    window,
+                    width,
+                    selection: Selection::all(),
+                    ..PlotOptions::default()
+                };
+                let Ok(frame) = time_frame(&profile, &Loaded, &opts, 80.0, width - 10.0) else {
+                    continue;
+                };
+                for rank in lanes::ranks(&profile, &opts.selection) {
+                    let streamed = rank_shapes(&profile, &Loaded, &opts, rank, &frame).unwrap();
+                    let whole = whole_shapes(&profile, &Loaded, &opts, rank, &frame).unwrap();
+                    if let (Some((a, x)), Some((b, y))) = (&streamed, &whole) {
+                        let first = (0..a.len().max(b.len())).find_map(|d| {
+                            let (u, v) = (a.get(d), b.get(d));
+                            let n = u.map_or(0, Vec::len).max(v.map_or(0, Vec::len));
+                            (0..n)
+                                .find(|&k| u.and_then(|l| l.get(k)) != v.and_then(|l| l.get(k)))
+                                .map(|k| (d, k, u.and_then(|l| l.get(k)), v.and_then(|l| l.get(k))))
+                        });
+                        assert_eq!((first, x), (None, y), "{path} rank {rank} {window:?}");
+                    }
+                    assert_eq!(streamed, whole, "{path} rank {rank} {window:?}");
+                    if let Some((lanes, bad)) = &streamed {
+                        compared += lanes.iter().map(Vec::len).sum::<usize>();
+                        improper += usize::from(*bad);
+                    }
+                }
+            }
+        }
+        assert!(compared > 500, "{compared} shapes compared");
+        assert!(improper > 0, "no rank that does not nest was compared");
+    }
 }

@@ -8,7 +8,7 @@ use super::font;
 use super::frame::{in_unit, x_axis, Axis, Furniture, TEXT};
 use super::scene::{Anchor, Scene, Shape};
 use super::text::fit_end;
-use crate::analysis::lod::{shapes, Lane};
+use crate::analysis::lod::{shapes, Drawn, Lane, LaneStream};
 use crate::analysis::units::{count_text, duration_text};
 
 /// The time span drawn and where it lies in the scene.
@@ -24,7 +24,8 @@ pub struct TimeFrame {
 }
 
 impl TimeFrame {
-    fn scale(&self) -> f64 {
+    /// Pixels per ns.
+    pub fn scale(&self) -> f64 {
         let span = (self.t1 - self.t0).max(1) as f64;
         f64::from(self.x1 - self.x0) / span
     }
@@ -76,7 +77,7 @@ fn secs(ns: i64) -> String {
 /// Paints `lane` into the row `[y, y + h)`: one shape per call wide enough, one merged
 /// block per run of narrower calls; `names` by region id give the tooltips (with `who`,
 /// the rank), and calls wider than their name are labelled inside when `label` is set.
-/// Returns the region ids painted, for a legend.
+/// Marks the region ids painted in `seen`, for a legend.
 #[allow(clippy::too_many_arguments)]
 pub fn paint_lane(
     scene: &mut Scene,
@@ -90,21 +91,53 @@ pub fn paint_lane(
     label: bool,
     seen: &mut [bool],
 ) {
-    let scale = frame.scale();
     let mut cursors = Vec::new();
+    shapes(lane, frame.t0 as f64, frame.t1 as f64, frame.scale(), |s| {
+        let d = Drawn::of(lane, &s, &mut cursors);
+        paint_drawn(scene, f, frame, &d, y, h, names, who, label, seen);
+        true
+    });
+}
+
+/// Where a [`LaneStream`] of `frame` starts: the lane's calls then come one at a time
+/// (`regions`: the profile's count, or 0 for a lane that keeps no table of them).
+pub fn lane_stream(frame: &TimeFrame, regions: usize) -> LaneStream {
+    LaneStream::new(frame.t0 as f64, frame.t1 as f64, frame.scale(), regions)
+}
+
+/// Paints one shape of a lane into the row `[y, y + h)`, as [`paint_lane`] does.
+#[allow(clippy::too_many_arguments)]
+pub fn paint_drawn(
+    scene: &mut Scene,
+    f: &Furniture,
+    frame: &TimeFrame,
+    drawn: &Drawn,
+    y: f32,
+    h: f32,
+    names: &[String],
+    who: &str,
+    label: bool,
+    seen: &mut [bool],
+) {
     let name = |r: u32| names.get(r as usize).map_or("?", String::as_str);
     let band = (h / 5.0).clamp(1.0, 3.0);
-    shapes(lane, frame.t0 as f64, frame.t1 as f64, scale, |s| {
-        let x0 = frame.x0 + s.x0.max(0.0);
-        let x1 = (frame.x0 + s.x1).min(frame.x1).max(x0 + 0.5);
-        let (first, end) = (s.first, s.end);
-        if end - first == 1 {
-            let region = lane.regions[first];
+    let clip = |sx0: f32, sx1: f32| {
+        let x0 = frame.x0 + sx0.max(0.0);
+        (x0, (frame.x0 + sx1).min(frame.x1).max(x0 + 0.5))
+    };
+    match *drawn {
+        Drawn::Call {
+            x0,
+            x1,
+            start,
+            end: stop,
+            region,
+        } => {
+            let (x0, x1) = clip(x0, x1);
             if let Some(v) = seen.get_mut(region as usize) {
                 *v = true;
             }
             let class = f.region(scene, region, false);
-            let (start, stop) = (lane.starts[first], lane.ends[first]);
             let tip = format!(
                 "{} · {who} · at {} · {}",
                 name(region),
@@ -131,8 +164,17 @@ pub fn paint_lane(
                     );
                 }
             }
-        } else {
-            let (region, time, busy) = lane.dominant(first, end, &mut cursors);
+        }
+        Drawn::Block {
+            x0,
+            x1,
+            start,
+            calls,
+            region,
+            region_ns: time,
+            busy_ns: busy,
+        } => {
+            let (x0, x1) = clip(x0, x1);
             if let Some(v) = seen.get_mut(region as usize) {
                 *v = true;
             }
@@ -145,16 +187,15 @@ pub fn paint_lane(
             };
             let tip = format!(
                 "{} calls merged · {who} · at {} · mostly {} ({share:.0} % of {} busy)",
-                count_text((end - first) as u64),
-                secs(lane.starts[first] - frame.origin),
+                count_text(calls),
+                secs(start - frame.origin),
                 name(region),
                 secs(busy)
             );
             scene.rect_tip(x0, y, x1 - x0, h, pale, tip);
             scene.rect(x0, y, x1 - x0, band, full);
         }
-        true
-    });
+    }
 }
 
 /// The row label `text` at the left of a row, cut to `room`, with its full text as a tooltip.
