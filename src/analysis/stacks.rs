@@ -4,15 +4,22 @@
 //! rank or several merged. The one model behind the flame graph (`sp export flamegraph`,
 //! [`crate::chart::flamegraph`]) and the folded stacks of `flamegraph.pl`, inferno and
 //! speedscope ([`Stacks::write_folded`]).
+//!
+//! A rank is streamed in start order ([`RankIndex::each_call`]), each call filed under its
+//! path as it comes, with the open calls on a stack: memory is the paths, not the calls.
+//! Ranks the stream cannot take (thread lanes, rows out of start order) are read whole and
+//! nested by [`calltree::build`].
 
 use crate::sort::SortSlice;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use super::calltree::{self, Nesting};
 use super::error::{Error, Result};
 use super::events::RowSource;
 use super::selection::Selection;
+use super::timeline::{RankIndex, Streamed};
 use crate::schema::{Profile, RankCalls, Region};
 
 /// One call path.
@@ -38,10 +45,48 @@ pub struct Stacks {
     pub frames: Vec<Frame>,
     /// The ranks aggregated, ascending.
     pub ranks: Vec<u32>,
-    index: HashMap<(usize, u32), usize>,
+    index: PathIndex,
 }
 
 const TOP: usize = usize::MAX;
+
+/// The hash of a (parent frame, region) key: one multiply per word (as rustc's `FxHasher`),
+/// since every call looks its path up.
+#[derive(Default)]
+struct PathHasher(u64);
+
+impl Hasher for PathHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type PathIndex = HashMap<(usize, u32), usize, BuildHasherDefault<PathHasher>>;
+
+/// A call still open while a rank streams: its path, duration and its children's.
+struct Open {
+    frame: usize,
+    duration: i64,
+    covered: i64,
+}
 
 impl Stacks {
     /// No stacks yet, for a profile whose regions are named `names`.
@@ -84,6 +129,99 @@ impl Stacks {
             self.ranks.insert(at, rank);
         }
         Ok(())
+    }
+
+    /// Adds `rank`'s calls of the regions `profile`'s selection keeps, streamed in start
+    /// order; `Ok(None)` where the rank cannot be streamed (thread lanes, rows out of start
+    /// order: read it whole and [`add_rank`](Stacks::add_rank)). Nothing is added where
+    /// the calls do not nest.
+    pub fn add_streamed(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        selection: &Selection,
+        rank: u32,
+    ) -> Result<Option<Result<(), Nesting>>> {
+        // The rank's paths on their own first (a rank found not to nest, or not in order,
+        // adds nothing), then merged.
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut index = PathIndex::default();
+        let mut open: Vec<Open> = Vec::new();
+        let mut improper = false;
+        let close = |frames: &mut [Frame], o: Open| {
+            let f = &mut frames[o.frame];
+            f.own_ns = f.own_ns.saturating_add(o.duration.wrapping_sub(o.covered));
+        };
+        let mut calls = RankIndex::new(profile, rank, |name| selection.keeps(name));
+        let streamed = calls.each_call(profile, source, |depth, s, e, region| {
+            if depth > open.len() {
+                improper = true;
+            }
+            while open.len() > depth {
+                if let Some(o) = open.pop() {
+                    close(&mut frames, o);
+                }
+            }
+            let parent = open.last().map_or(TOP, |o| o.frame);
+            let next = frames.len();
+            let f = *index.entry((parent, region)).or_insert(next);
+            if f == next {
+                frames.push(Frame {
+                    region,
+                    parent: (parent != TOP).then_some(parent),
+                    depth,
+                    calls: 0,
+                    total_ns: 0,
+                    own_ns: 0,
+                });
+            }
+            let frame = &mut frames[f];
+            frame.calls += 1;
+            frame.total_ns = frame.total_ns.saturating_add(e.saturating_sub(s));
+            let duration = e.wrapping_sub(s);
+            if let Some(p) = open.last_mut() {
+                p.covered = p.covered.wrapping_add(duration);
+            }
+            open.push(Open {
+                frame: f,
+                duration,
+                covered: 0,
+            });
+        })?;
+        while let Some(o) = open.pop() {
+            close(&mut frames, o);
+        }
+        match streamed {
+            Some(Streamed::Nested) if !improper => {}
+            Some(Streamed::Nested | Streamed::Improper) => return Ok(Some(Err(Nesting))),
+            Some(Streamed::Unsorted) | None => return Ok(None),
+        }
+        // Merged in the rank's order of first calls: a path new here is numbered as
+        // [`add_rank`](Stacks::add_rank) would number it.
+        let mut global = Vec::with_capacity(frames.len());
+        for local in &frames {
+            let parent = local.parent.map_or(TOP, |p| global[p]);
+            let next = self.frames.len();
+            let f = *self.index.entry((parent, local.region)).or_insert(next);
+            if f == next {
+                self.frames.push(Frame {
+                    parent: (parent != TOP).then_some(parent),
+                    calls: 0,
+                    total_ns: 0,
+                    own_ns: 0,
+                    ..local.clone()
+                });
+            }
+            let frame = &mut self.frames[f];
+            frame.calls += local.calls;
+            frame.total_ns = frame.total_ns.saturating_add(local.total_ns);
+            frame.own_ns = frame.own_ns.saturating_add(local.own_ns);
+            global.push(f);
+        }
+        if let Err(at) = self.ranks.binary_search(&rank) {
+            self.ranks.insert(at, rank);
+        }
+        Ok(Some(Ok(())))
     }
 
     /// The time of every top-level path together, ns.
@@ -173,9 +311,15 @@ pub fn read(
     let names: Vec<String> = profile.regions.iter().map(|r| r.name.clone()).collect();
     let mut stacks = Stacks::new(names);
     for &rank in ranks {
-        let (regions, ids) = rank_regions(profile, source, selection, rank)?;
-        let refs: Vec<&Region> = regions.iter().collect();
-        stacks.add_rank(&refs, &ids, rank).map_err(|_| {
+        let added = match stacks.add_streamed(profile, source, selection, rank)? {
+            Some(added) => added,
+            None => {
+                let (regions, ids) = rank_regions(profile, source, selection, rank)?;
+                let refs: Vec<&Region> = regions.iter().collect();
+                stacks.add_rank(&refs, &ids, rank)
+            }
+        };
+        added.map_err(|_| {
             Error::Unavailable(format!(
                 "rank {rank}'s calls do not nest (a call ends inside another one), so they have no call stacks"
             ))
@@ -285,6 +429,71 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "io 20\nmain 30\nmain;solve 35\nmain;solve;ker:nel 35\n"
         );
+    }
+
+    #[test]
+    fn streamed_ranks_file_their_calls_as_ranks_read_whole() {
+        use crate::analysis::events::Loaded;
+        use crate::schema::{Depth, ProfileLayout};
+        // Rank 0: the sample's calls; rank 1: recursion (solve in solve), a zero-length
+        // call at its parent's start, paths new to rank 1; rank 2: calls that do not nest.
+        type Calls<'a> = &'a [(i64, i64)];
+        let rows: [(&str, [Calls; 3]); 4] = [
+            ("main", [&[(0, 100)], &[(0, 50), (60, 90)], &[(0, 10)]]),
+            (
+                "solve",
+                [&[(10, 40), (50, 90)], &[(5, 45), (10, 20)], &[(5, 15)]],
+            ),
+            (
+                "ker;nel",
+                [&[(20, 30), (60, 85)], &[(60, 60), (61, 70)], &[]],
+            ),
+            ("io", [&[(100, 120)], &[(12, 14), (95, 99)], &[]]),
+        ];
+        let profile = Profile {
+            schema: 3,
+            layout: ProfileLayout::Columnar,
+            metadata: Default::default(),
+            num_ranks: 3,
+            region_names: Vec::new(),
+            regions: (rows.iter())
+                .map(|(name, ranks)| Region {
+                    name: (*name).into(),
+                    ranks: (0..3)
+                        .map(|r| RankCalls {
+                            rank: r as u32,
+                            starts: ranks[r].iter().map(|c| c.0).collect(),
+                            ends: ranks[r].iter().map(|c| c.1).collect(),
+                            ..RankCalls::default()
+                        })
+                        .collect(),
+                })
+                .collect(),
+            depth: Depth::Events,
+            summary_statistics: false,
+        };
+        let names: Vec<String> = rows.iter().map(|r| r.0.to_string()).collect();
+        let all = Selection::all();
+        let mut whole = Stacks::new(names.clone());
+        let mut streamed = Stacks::new(names);
+        for rank in 0..3u32 {
+            let (regions, ids) = rank_regions(&profile, &Loaded, &all, rank).unwrap();
+            let refs: Vec<&Region> = regions.iter().collect();
+            let want = whole.add_rank(&refs, &ids, rank);
+            let got = streamed
+                .add_streamed(&profile, &Loaded, &all, rank)
+                .unwrap();
+            assert_eq!(got, Some(want.clone()), "rank {rank}");
+            assert_eq!(want.is_err(), rank == 2);
+            assert_eq!(streamed.frames, whole.frames, "after rank {rank}");
+        }
+        assert_eq!(streamed.ranks, vec![0, 1]);
+        assert!(streamed.frames.len() > 5, "{:?}", streamed.frames);
+        let recursion = streamed.frames.iter().enumerate().any(|(i, f)| {
+            f.parent
+                .is_some_and(|p| streamed.frames[p].region == f.region && i > p)
+        });
+        assert!(recursion, "{:?}", streamed.frames);
     }
 
     #[test]
