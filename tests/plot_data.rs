@@ -291,6 +291,109 @@ fn timeline_kinds_equal_the_reference() {
     compare_files(&[&multirank], &[], &[], "csv", "timeline-default");
 }
 
+/// The call graph of one rank (the first of `--ranks`, else 0) of the first file, from the
+/// ids a Python run records or else from timestamps: one row per call, or with `--compact-callgraph` (and `--fluid-callgraph`) the edges between
+/// regions, and in JSON the regions with their times, hover text and critical path. Calls
+/// that do not nest on any rank, an unknown rank and an empty selection fail in both.
+#[test]
+fn callgraph_equals_the_reference() {
+    let callgraph = ["callgraph"];
+    let (nests, overlaps) = PROFILES.split_at(7);
+    // Every call in CSV, the compact graph in JSON (its edges are the compact CSV's rows).
+    for (i, path) in nests.iter().enumerate() {
+        let input = repo().join(path);
+        compare_files(&[&input], &callgraph, &[], "csv", &format!("callgraph{i}"));
+        let compact = ["--compact-callgraph"];
+        let tag = format!("callgraph-compact{i}");
+        compare_files(&[&input], &callgraph, &compact, "json", &tag);
+    }
+    let dir = scratch_dir("plot-data-callgraph-multirank");
+    let examples = repo().join("examples/c_multirank");
+    support::sp_convert(&dir, &[examples.to_str().unwrap(), "-o", "multirank.h5"]);
+    let multirank = dir.join("multirank.h5");
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    // A Python run records its call graph (call_ids, parent_ids): filtered, its ids stay.
+    let python = repo().join("tests/golden/merge_zstd/inputs/base.h5");
+    let cases: [(&[&Path], &[&str], &str); 10] = [
+        (&[&multirank], &[], "csv"),
+        (&[&multirank], &["--compact-callgraph"], "json"),
+        (
+            &[&multirank],
+            &["--fluid-callgraph", "--ranks", "2"],
+            "json",
+        ),
+        (
+            &[&multirank],
+            &["--ranks", "3", "1", "-e", "prologue"],
+            "csv",
+        ),
+        (
+            &[&multirank],
+            &["--compact-callgraph", "-e", "outer"],
+            "json",
+        ),
+        (
+            &[&multirank],
+            &["--compact-callgraph", "-i", "inner", "descend"],
+            "csv",
+        ),
+        (&[&multirank, &mixed], &["--compact-callgraph"], "csv"),
+        (
+            &[&mixed, &multirank],
+            &["--label", "a", "--label", "b"],
+            "json",
+        ),
+        (&[&python], &["-e", "scope_profiler.session"], "csv"),
+        (&[&python], &["--compact-callgraph", "-e", "outer"], "json"),
+    ];
+    for (i, (inputs, args, format)) in cases.into_iter().enumerate() {
+        compare_files(
+            inputs,
+            &callgraph,
+            args,
+            format,
+            &format!("callgraph-opts{i}"),
+        );
+    }
+
+    let big = repo().join(overlaps[0]);
+    for (input, args, says) in [
+        (&big, &["--compact-callgraph"][..], "do not nest"),
+        (&big, &[][..], "do not nest"),
+        (&multirank, &["--ranks", "9"][..], "no calls recorded"),
+        (&multirank, &["-i", "nothing"][..], "no calls recorded"),
+    ] {
+        let reference = std::process::Command::new(support::python())
+            .current_dir(&*dir)
+            .args(["-m", "scope_profiler", "export", "plot-data"])
+            .arg(input)
+            .args(["-o", "ref", "--plots", "callgraph"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            !reference.status.success(),
+            "{args:?}: {}",
+            show(&reference)
+        );
+        let out = dir.join("ours");
+        let ours = sp()
+            .args(["export", "plot-data"])
+            .arg(input)
+            .arg("-o")
+            .arg(&out)
+            .args(["--plots", "callgraph"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(ours.status.code(), Some(1), "{args:?}: {}", show(&ours));
+        let err = String::from_utf8_lossy(&ours.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!out.exists());
+    }
+}
+
 /// The scaling kinds over the MPI strong and weak series (tests/golden/scaling), alone and
 /// pooled; one file writes none of them.
 #[test]
@@ -521,6 +624,8 @@ fn bad_options_are_one_line_with_no_output() {
         (vec!["gantt", "--ranks", "8"], 1),
         (vec!["flame_chart", "--ranks", "9"], 1),
         (vec!["durations", "--format", "parquet"], 2),
+        (vec!["durations", "--with", "speedscope"], 2),
+        (vec!["callgraph", "--with"], 2),
         (vec!["histogram", "--bins", "0"], 2),
     ] {
         let mut cmd = sp();

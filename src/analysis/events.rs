@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::io::ReadAt;
-use crate::schema::{EventReader, RankCalls, RowEvents, Span};
+use crate::schema::{CallIds, EventReader, RankCalls, RowEvents, Span};
 
 use super::error::Result;
 
@@ -13,6 +13,13 @@ use super::error::Result;
 pub trait RowSource {
     /// The calls of `row` (a row of the profile the source belongs to).
     fn events<'a>(&'a self, row: &'a RankCalls) -> Result<Cow<'a, RowEvents>>;
+
+    /// The ids and caller ids of `row`'s calls, when the file records its call graph
+    /// (Python runs' `call_ids` and `parent_ids`); `None` by default.
+    fn call_ids(&self, row: &RankCalls) -> Result<Option<CallIds>> {
+        let _ = row;
+        Ok(None)
+    }
 
     /// At least the thread and task columns of `row` (all of it by default).
     fn lane_columns<'a>(&'a self, row: &'a RankCalls) -> Result<Cow<'a, RowEvents>> {
@@ -105,6 +112,13 @@ impl<R: ReadAt> RowSource for EventReader<'_, R> {
         match row.span {
             Some(span) => Ok(Cow::Owned(self.read(span)?)),
             None => Loaded.events(row),
+        }
+    }
+
+    fn call_ids(&self, row: &RankCalls) -> Result<Option<CallIds>> {
+        match row.span {
+            Some(span) => Ok(self.read_call_ids(span)?),
+            None => Ok(None),
         }
     }
 

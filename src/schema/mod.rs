@@ -35,6 +35,6 @@ pub use merged::{MergedProfile, ProfileRow};
 pub use metadata::{MetaValue, Metadata};
 pub use native::{Merged, MergedRow, Merger, RegionCalls, RegionRecord};
 pub use profile::{Depth, Profile, ProfileLayout, RankCalls, Region, RowStatistics, Span};
-pub use read::events::{EventReader, RowEvents};
+pub use read::events::{CallIds, EventReader, RowEvents};
 pub use read::{read, MAX_RANKS, NEWEST_SCHEMA};
 pub use stats::Summary;

@@ -104,6 +104,10 @@ pub mod events {
     pub const GPU_DURATIONS: Dataset = dataset!("events", "gpu_durations");
     pub const THREAD_IDS: Dataset = dataset!("events", "thread_ids");
     pub const TASK_IDS: Dataset = dataset!("events", "task_ids");
+    /// Python runs: each call's id, unique per rank (−1 = none).
+    pub const CALL_IDS: Dataset = dataset!("events", "call_ids");
+    /// Python runs: the id of each call's caller (−1 = a root).
+    pub const PARENT_IDS: Dataset = dataset!("events", "parent_ids");
 }
 
 /// Schema 1 and the per-rank groups of every schema: `rank<N>` holding `regions/<name>`

@@ -57,7 +57,7 @@ pub struct PlotDataArgs {
     aggregate_calls: u32,
     #[arg(long, value_name = "N")]
     collapse_depth: Option<u32>,
-    /// plot-data callgraph: one node per region (--fluid-callgraph: a layout, no data).
+    /// plot-data callgraph: one node per region (--fluid-callgraph too: its layout is no data).
     #[arg(long)]
     compact_callgraph: bool,
     #[arg(long)]
@@ -66,7 +66,8 @@ pub struct PlotDataArgs {
     /// omp_num_threads, total_cores or a metadata field).
     #[arg(long, default_value = "num_ranks", value_name = "FIELD")]
     x: String,
-    /// plot-data: also the non-plot exports (prof, speedscope, flamegraph, all).
+    /// plot-data: also the non-plot exports (prof, speedscope, flamegraph, all); not
+    /// supported by sp.
     #[arg(long = "with", num_args = 0.., value_name = "KIND")]
     companions: Option<Vec<String>>,
 }
@@ -79,8 +80,17 @@ impl PlotDataArgs {
         selection: Selection,
         paths: Vec<String>,
     ) -> Result<(Request, Options), String> {
-        if self.data_format == "parquet" || self.companions.is_some() {
-            return Err("--format parquet and --with are not supported by sp".into());
+        if self.data_format == "parquet" {
+            return Err("--format parquet is not supported by sp: use csv or json".into());
+        }
+        // The reference's companions: a pstats `profile.prof` (which sp does not write),
+        // `profile.speedscope.json` and `flamegraph.svg`, beside the plot data.
+        if self.companions.is_some() {
+            return Err(
+                "--with is not supported by sp: it writes no .prof; run `sp export \
+                 speedscope` or `sp export flamegraph` for the other two"
+                    .into(),
+            );
         }
         let request = Request {
             plots: plots(self.plots.as_deref())?,
@@ -90,6 +100,7 @@ impl PlotDataArgs {
             labels: (!self.label.is_empty()).then(|| self.label.clone()),
             paths,
             x: self.x.clone(),
+            compact_callgraph: self.compact_callgraph || self.fluid_callgraph,
         };
         let opts = Options {
             selection,

@@ -112,6 +112,8 @@ pub struct Request {
     pub paths: Vec<String>,
     /// `--x`: the scaling kinds' axis (`num_ranks` …).
     pub x: String,
+    /// `--compact-callgraph` (or `--fluid-callgraph`): one call-graph node per region.
+    pub compact_callgraph: bool,
 }
 
 /// One file to write into the output directory.
@@ -210,6 +212,13 @@ fn kind_table(
     match kind {
         Kind::Durations => return super::durations::table_runs(runs, unique, opts, &req.metrics),
         Kind::FlameChart | Kind::FlameGraph => return super::flame::table(kind, runs, given, opts),
+        // The reference draws the call graph of the first file only.
+        Kind::Callgraph => {
+            let run = runs
+                .first()
+                .ok_or_else(|| Error::Unavailable("no profile given".into()))?;
+            return super::callgraph::table(run, opts, req.compact_callgraph);
+        }
         Kind::Speedup
         | Kind::ScalingEfficiency
         | Kind::WeakScaling

@@ -12,6 +12,7 @@
 
 #[cfg(feature = "cli")]
 pub mod args;
+pub mod callgraph;
 pub mod density;
 pub mod durations;
 pub mod files;
@@ -51,10 +52,11 @@ pub enum Kind {
     Imbalance,
     Timeseries,
     Density,
+    Callgraph,
 }
 
 /// Every kind, by its name on the command line.
-pub const KINDS: [(Kind, &str); 13] = [
+pub const KINDS: [(Kind, &str); 14] = [
     (Kind::Gantt, "gantt"),
     (Kind::FlameChart, "flame_chart"),
     (Kind::FlameGraph, "flame_graph"),
@@ -68,6 +70,7 @@ pub const KINDS: [(Kind, &str); 13] = [
     (Kind::ScalingEfficiency, "scaling_efficiency"),
     (Kind::WeakScaling, "weak_scaling"),
     (Kind::WeakScalingEfficiency, "weak_scaling_efficiency"),
+    (Kind::Callgraph, "callgraph"),
 ];
 
 impl Kind {
@@ -115,6 +118,7 @@ impl Kind {
             Kind::Imbalance => "imbalance_data",
             Kind::Timeseries => "duration_timeseries_data",
             Kind::Density => "timeline_density_data",
+            Kind::Callgraph => "callgraph_data",
         }
     }
 }
@@ -286,6 +290,7 @@ pub fn table(kind: Kind, run: &Run, opts: &Options) -> Result<Table> {
         Kind::Imbalance => imbalance::table(run, opts),
         Kind::Timeseries => timeseries::table(run, opts),
         Kind::Density => density::table(run, opts),
+        Kind::Callgraph => callgraph::table(run, opts, false),
     }
 }
 

@@ -140,6 +140,10 @@ pub(crate) fn time_columns<R: ReadAt>(
     })
 }
 
+/// A row's call ids and the ids of their callers, as stored (−1 = none; a root's caller
+/// is −1).
+pub type CallIds = (Vec<i64>, Vec<i64>);
+
 /// The `/events` columns of a schema 2/3 profile, read one row at a time.
 pub struct EventReader<'f, R: ReadAt> {
     a: Dataset<'f, R>,
@@ -149,6 +153,8 @@ pub struct EventReader<'f, R: ReadAt> {
     gpu: Option<Dataset<'f, R>>,
     threads: Option<Dataset<'f, R>>,
     tasks: Option<Dataset<'f, R>>,
+    call_ids: Option<Dataset<'f, R>>,
+    parent_ids: Option<Dataset<'f, R>>,
     len: u64,
 }
 
@@ -195,6 +201,8 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
             gpu: optional(names::events::GPU_DURATIONS)?,
             threads: optional(names::events::THREAD_IDS)?,
             tasks: optional(names::events::TASK_IDS)?,
+            call_ids: optional(names::events::CALL_IDS)?,
+            parent_ids: optional(names::events::PARENT_IDS)?,
             a,
             b,
             delta,
@@ -299,6 +307,16 @@ impl<'f, R: ReadAt> EventReader<'f, R> {
     pub fn read_gpu(&self, span: Span) -> Result<Option<Vec<i64>>, Error> {
         self.check(span)?;
         self.gpu.as_ref().map(|d| ints(d, span)).transpose()
+    }
+
+    /// The call ids and caller ids of one span as stored (−1 = none), when the file has
+    /// both columns (Python runs record the call graph so).
+    pub fn read_call_ids(&self, span: Span) -> Result<Option<CallIds>, Error> {
+        self.check(span)?;
+        match (&self.call_ids, &self.parent_ids) {
+            (Some(ids), Some(parents)) => Ok(Some((ints(ids, span)?, ints(parents, span)?))),
+            _ => Ok(None),
+        }
     }
 
     /// Only the thread and task columns of one span (for lane tables).
