@@ -228,7 +228,7 @@ SP.show = (view) => {
   for (const b of SP.$('#views').querySelectorAll('button')) b.setAttribute('aria-selected', b.dataset.view === view);
   for (const v of document.querySelectorAll('.view')) v.classList.toggle('active', v.dataset.view === view);
   // The filters shape the overview, the table and the ranks; not the metadata or the tree.
-  SP.$('#filters').hidden = fs.info.kind !== 'profile' || view === 'metadata' || view === 'raw' || view === 'timeline';
+  SP.$('#filters').hidden = fs.info.kind !== 'profile' || view === 'metadata' || view === 'raw' || view === 'timeline' || view === 'runs';
   SP.$('#f-mode').parentNode.hidden = view === 'compare';   // a comparison has no % columns
   SP.compare.showOffer(fs);
   SP.refreshView(fs);
@@ -402,7 +402,7 @@ SP.onKey = (e) => {
   if (e.key === '?') { SP.keymap(true); e.preventDefault(); return; }
   if (!fs) return;
   if ((e.key === 'e' || e.key === 'E') && !SP.$('#export').hidden) { SP.toggleExport(); e.preventDefault(); return; }
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare', 'runs'];
   const n = Number(e.key);
   if (n >= 1 && n <= views.length) {
     const b = SP.$('#views').querySelector('[data-view="' + views[n - 1] + '"]');

@@ -66,6 +66,8 @@ CMP.afterOpen = (opened) => {
   const linked = profiles.find((f) => f.cmp && f.view === 'compare');
   if (linked) { SP.select(linked); return; }
   if (profiles.length === 2) { CMP.open(profiles[0], profiles[1]); return; }
+  // Three or more at once (a series, a folder): the runs table.
+  if (profiles.length > 2) { SP.select(profiles[profiles.length - 1]); SP.show('runs'); return; }
   if (profiles.length !== 1) return;
   const fs = profiles[0];
   fs.offer = CMP.profiles().filter((f) => f !== fs).pop() || null;

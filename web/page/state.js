@@ -6,11 +6,12 @@
 //    &cmpa=before.h5&cmpb=run.h5&metric=p95&threshold=5&budget=10&failnew=1&csort=pct
 // `region` and `rank` are the selection (table row, heatmap cell), `range` the heatmap's
 // visible ranks (positions in its rank order) and `order` that order, `tl` the timeline's
-// time range (ns) and `tlranks` its ranks; the rest is the Compare view's (compare.js).
+// time range (ns) and `tlranks` its ranks; `cmp…`, `metric`, `threshold`, `budget`,
+// `failnew` and `csort` are the Compare view's (compare.js), `r…` the Runs view's (runs.js).
 SP.state = {
   pending: null,   // the hash read at start, waiting for its file
   KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order', 'tl', 'tlranks',
-    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort'],
+    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort', 'rmetric', 'rregion', 'rgroup', 'rchanges'],
 };
 
 // The hash for the current file (empty when none is open).
@@ -32,6 +33,7 @@ SP.state.hash = (fs) => {
       if (fs.tl.ranks) p.set('tlranks', fs.tl.ranks);
     }
     SP.compare.hash(fs, p);
+    SP.runs.hash(fs, p);
   }
   return '#' + p.toString();
 };
@@ -62,7 +64,7 @@ SP.state.parse = (hash) => {
 
 // Puts a parsed state on a file just opened (the views then draw from it).
 SP.state.apply = (fs, s) => {
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare', 'runs'];
   if (views.includes(s.view) && (fs.info.kind === 'profile' || s.view === 'raw')) fs.view = s.view;
   if (fs.info.kind !== 'profile') return;
   for (const k of ['include', 'exclude', 'ranks']) if (s[k] !== undefined) fs.opts[k] = s[k];
@@ -79,6 +81,7 @@ SP.state.apply = (fs, s) => {
     fs.heatView = { from: Number(range[1]), to: Number(range[2]), order: ['rank', 'total', 'region'].includes(s.order) ? s.order : 'rank' };
   }
   SP.compare.apply(fs, s);
+  SP.runs.apply(fs, s);
 };
 
 // At start: remember the link's place, and say which file it waits for.

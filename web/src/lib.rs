@@ -21,6 +21,7 @@ pub mod messages;
 pub mod profile;
 pub mod raw;
 pub mod rows;
+pub mod runs;
 pub mod selection;
 pub mod session;
 pub mod source;

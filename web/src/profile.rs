@@ -418,6 +418,11 @@ impl Opened {
             .ok_or_else(|| format!("{} has no rows to show.", self.name))
     }
 
+    /// The whole profile, once read (small profiles, or after `tree`).
+    pub fn whole(&self) -> Option<&Profile> {
+        self.profile.as_deref().and_then(|p| p.whole.as_ref())
+    }
+
     /// The file's name, as it was dropped.
     pub fn name(&self) -> &str {
         &self.name

@@ -36,6 +36,8 @@
 //! - `compare {file, other, metric, order, threshold, max_regression, fail_on_new, …}` →
 //!   the baseline `file` and the candidate `other` compared as `sp diff` and `sp check`
 //!   compare them (see [`crate::compare`]).
+//! - `runs {files, baseline, region, metric, group_by, changes}` → the runs table of the
+//!   open `files`, as `sp runs` makes it (see [`crate::runs`]).
 //! - `io {file}` → reads and bytes so far; `close {file}`.
 //!
 //! Every answer about a file carries `io`, the file's read counters after the request.
@@ -53,7 +55,7 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 16] = [
+pub const OPS: [&str; 17] = [
     "open",
     "merge",
     "close",
@@ -70,6 +72,7 @@ pub const OPS: [&str; 16] = [
     "timeline",
     "timeline_at",
     "compare",
+    "runs",
 ];
 
 /// Profiles with at most this many calls are read whole for their call tree. Building it
@@ -131,6 +134,17 @@ impl Session {
                 self.opened(&req["other"])?,
                 req,
             );
+        }
+        if op == "runs" {
+            let ids = req["files"].as_array().map_or(&[][..], Vec::as_slice);
+            let files = ids
+                .iter()
+                .map(|id| Ok((id.as_u64().unwrap_or(u64::MAX), self.opened(id)?)))
+                .collect::<Result<Vec<_>, String>>()?;
+            if files.is_empty() {
+                return Err("The runs table needs at least one open profile.".into());
+            }
+            return crate::runs::runs(&files, req);
         }
         let id = req["file"].as_u64().unwrap_or(u64::MAX);
         let slot = usize::try_from(id)

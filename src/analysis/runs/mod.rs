@@ -38,7 +38,7 @@ use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::Profile;
 
-pub use output::write_runs;
+pub use output::{cells, changed_lines, write_runs};
 pub use stats::Pooled;
 
 /// What the runs table needs of one profile.

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value as Json};
 
 use super::changes::{Change, RunChanges};
-use super::records::{num, opt, opt_str, write_records, Record};
+use super::records::{cell_text, num, opt, opt_str, write_records, Record};
 use super::{Pooled, RunsTable};
 use crate::analysis::report::Format;
 use crate::analysis::units::{duration_text, signed_pct};
@@ -27,6 +27,61 @@ pub fn write_runs(
     failed: &[(String, String)],
     changes: Option<&[RunChanges]>,
 ) -> io::Result<()> {
+    let (mut head, key, records) = records(table, failed);
+    let Some(changes) = changes else {
+        if format == Format::Table {
+            return write_records(out, format, show, head, key, &shown(records));
+        }
+        return write_records(out, format, show, head, key, &records);
+    };
+    let run = |c: &RunChanges| table.rows.get(c.run).map(|r| r.run);
+    match format {
+        Format::Table => {
+            write_records(out, format, show, head, key, &shown(records))?;
+            writeln!(out)?;
+            for line in changed_lines(table, changes, show) {
+                writeln!(out, "{line}")?;
+            }
+            Ok(())
+        }
+        Format::Json => {
+            let list = changes.iter().filter_map(|c| {
+                let r = run(c)?;
+                let items = |v: &[Change]| v.iter().map(change_json).collect::<Vec<_>>();
+                Some(serde_json::json!({"file": r.file, "label": r.label, "wall_pct": opt(c.wall_pct()),
+                    "speed": c.speed(), "improvements": items(&c.improvements), "regressions": items(&c.regressions)}))
+            });
+            head.insert("changes".into(), Json::Array(list.collect()));
+            write_records(out, format, show, head, key, &records)
+        }
+        Format::Csv => {
+            let mut rows: Vec<Record> = Vec::new();
+            for c in changes {
+                let Some(r) = run(c) else { continue };
+                for (what, list) in [("faster", &c.improvements), ("slower", &c.regressions)] {
+                    for ch in list.iter() {
+                        let mut rec: Record = vec![
+                            ("file".into(), Json::String(r.file.clone())),
+                            ("change".into(), Json::String(what.into())),
+                        ];
+                        if let Json::Object(m) = change_json(ch) {
+                            rec.extend(m);
+                        }
+                        rows.push(rec);
+                    }
+                }
+            }
+            write_records(out, format, show, head, "changes", &rows)
+        }
+    }
+}
+
+/// The table's head (metric, baseline, regions, group_by, failed), the key its records go
+/// under (`runs`, or `groups` when pooled) and the records, as JSON and CSV write them.
+fn records(
+    table: &RunsTable<'_>,
+    failed: &[(String, String)],
+) -> (Map<String, Json>, &'static str, Vec<Record>) {
     let mut head = Map::new();
     head.insert("metric".into(), Json::String(table.metric.name().into()));
     let base = table.rows.get(table.baseline).map(|r| r.run.file.as_str());
@@ -94,75 +149,60 @@ pub fn write_runs(
     } else {
         "runs"
     };
-    let Some(changes) = changes else {
-        if format == Format::Table {
-            return write_records(out, format, show, head, key, &shown(records));
-        }
-        return write_records(out, format, show, head, key, &records);
-    };
-    let run = |c: &RunChanges| table.rows.get(c.run).map(|r| r.run);
-    match format {
-        Format::Table => {
-            write_records(out, format, show, head, key, &shown(records))?;
-            let base = table
-                .rows
-                .get(table.baseline)
-                .map_or("", |r| r.run.label.as_str());
-            writeln!(
-                out,
-                "\nWhat changed (own time, against {}):",
-                show.text(base)
-            )?;
-            for c in changes {
-                let Some(r) = run(c) else { continue };
-                let wall = c.wall_pct().map_or("-".into(), signed_pct);
-                let speed = c.speed().map_or(String::new(), |s| format!(", {s}"));
-                let (before, after) =
-                    (duration_text(Some(c.wall.0)), duration_text(Some(c.wall.1)));
-                let label = show.text(&r.label);
-                writeln!(out, "  {label}: wall {before} → {after} ({wall}{speed})")?;
-                for (what, list) in [("faster", &c.improvements), ("slower", &c.regressions)] {
-                    let items: Vec<String> = list.iter().map(|ch| change_text(ch, show)).collect();
-                    let items = if items.is_empty() {
-                        "none".into()
-                    } else {
-                        items.join(", ")
-                    };
-                    writeln!(out, "    {what}: {items}")?;
-                }
-            }
-            Ok(())
-        }
-        Format::Json => {
-            let list = changes.iter().filter_map(|c| {
-                let r = run(c)?;
-                let items = |v: &[Change]| v.iter().map(change_json).collect::<Vec<_>>();
-                Some(serde_json::json!({"file": r.file, "label": r.label, "wall_pct": opt(c.wall_pct()),
-                    "speed": c.speed(), "improvements": items(&c.improvements), "regressions": items(&c.regressions)}))
-            });
-            head.insert("changes".into(), Json::Array(list.collect()));
-            write_records(out, format, show, head, key, &records)
-        }
-        Format::Csv => {
-            let mut rows: Vec<Record> = Vec::new();
-            for c in changes {
-                let Some(r) = run(c) else { continue };
-                for (what, list) in [("faster", &c.improvements), ("slower", &c.regressions)] {
-                    for ch in list.iter() {
-                        let mut rec: Record = vec![
-                            ("file".into(), Json::String(r.file.clone())),
-                            ("change".into(), Json::String(what.into())),
-                        ];
-                        if let Json::Object(m) = change_json(ch) {
-                            rec.extend(m);
-                        }
-                        rows.push(rec);
-                    }
-                }
-            }
-            write_records(out, format, show, head, "changes", &rows)
+    (head, key, records)
+}
+
+/// The text table's header and cells (wall time in its unit, changes as signed percents,
+/// other numbers to 6 significant digits): what `sp runs` prints, for a front end to lay
+/// out as it likes.
+pub fn cells(table: &RunsTable<'_>) -> (Vec<String>, Vec<Vec<String>>) {
+    let (_, _, records) = records(table, &[]);
+    let shown = shown(records);
+    let header = shown
+        .first()
+        .map(|r| r.iter().map(|(k, _)| k.clone()).collect())
+        .unwrap_or_default();
+    let rows = shown
+        .iter()
+        .map(|r| r.iter().map(|(_, v)| cell_text(v)).collect())
+        .collect();
+    (header, rows)
+}
+
+/// "What changed" as the text table ends: a heading, then per run its wall time and its
+/// largest own-time improvements and regressions (`  b: wall 1.0 s → 0.5 s (−50.0%, 2.0x
+/// faster)`, `    faster: solve −0.6 s (−60.0%)`).
+pub fn changed_lines(table: &RunsTable<'_>, changes: &[RunChanges], show: Show) -> Vec<String> {
+    let base = table
+        .rows
+        .get(table.baseline)
+        .map_or("", |r| r.run.label.as_str());
+    let mut lines = vec![format!(
+        "What changed (own time, against {}):",
+        show.text(base)
+    )];
+    for c in changes {
+        let Some(r) = table.rows.get(c.run).map(|r| r.run) else {
+            continue;
+        };
+        let wall = c.wall_pct().map_or("-".into(), signed_pct);
+        let speed = c.speed().map_or(String::new(), |s| format!(", {s}"));
+        let (before, after) = (duration_text(Some(c.wall.0)), duration_text(Some(c.wall.1)));
+        let label = show.text(&r.label);
+        lines.push(format!(
+            "  {label}: wall {before} → {after} ({wall}{speed})"
+        ));
+        for (what, list) in [("faster", &c.improvements), ("slower", &c.regressions)] {
+            let items: Vec<String> = list.iter().map(|ch| change_text(ch, show)).collect();
+            let items = if items.is_empty() {
+                "none".into()
+            } else {
+                items.join(", ")
+            };
+            lines.push(format!("    {what}: {items}"));
         }
     }
+    lines
 }
 
 /// `solve −0.6 s (−60.0%)`, `io +0.1 s (new)`.

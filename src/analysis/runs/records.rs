@@ -76,7 +76,7 @@ pub fn write_records(
 }
 
 /// A value as the table shows it: numbers with 6 significant digits, `-` for none.
-fn shown(v: &Json) -> String {
+pub fn cell_text(v: &Json) -> String {
     match v {
         Json::Null => "-".into(),
         Json::String(s) => s.clone(),
@@ -97,7 +97,7 @@ fn write_table(out: &mut impl Write, show: Show, records: &[Record]) -> io::Resu
         .iter()
         .map(|r| {
             r.iter()
-                .map(|(_, v)| show.text(&shown(v)).into_owned())
+                .map(|(_, v)| show.text(&cell_text(v)).into_owned())
                 .collect()
         })
         .collect();

@@ -1,0 +1,107 @@
+// Runs: three or more profiles opened together are one table, as `sp runs` tabulates them.
+// The cells the page draws come from the library, and its downloads are the bytes
+// `sp runs FILES… --format csv|json` prints for the same options, run where the files lie.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { ROOT, download, launch, openPage, screenshot, setFiles, settled, sp } from './harness.mjs';
+
+const FILES = [
+  ['c.h5', 'tests/golden/c_trace/expected/profiling_data.h5'],
+  ['f.h5', 'tests/golden/fortran/expected/profiling_data.h5'],
+  ['m.h5', 'tests/golden/mixed/expected/merged.h5'],
+];
+
+let browser;
+let dir;
+before(async () => {
+  browser = await launch();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-runs-'));
+  for (const [name, golden] of FILES) fs.copyFileSync(path.join(ROOT, golden), path.join(dir, name));
+});
+after(async () => {
+  await browser.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Waits until the Runs view shows the answer for its current state.
+async function tabulated(page) {
+  await settled(page);
+  await page.waitForFunction(() => SP.runs.data && SP.runs.data.key === JSON.stringify(SP.runs.args())
+    && !!document.querySelector('#runs-table, #runs-body .error'), null, { timeout: 60000 });
+}
+
+async function set(page, selector, value) {
+  if (typeof value === 'boolean') {
+    if ((await page.isChecked(selector)) !== value) await page.click(selector);
+  } else if (await page.$eval(selector, (e) => e.tagName === 'SELECT')) {
+    await page.selectOption(selector, value);
+  } else {
+    await page.fill(selector, value);
+    await page.$eval(selector, (e) => e.dispatchEvent(new Event('change')));
+  }
+  await tabulated(page);
+}
+
+// The downloads equal `sp runs` with `args`; the table has one row per run (or group).
+async function sameAsCli(page, label, args) {
+  const names = FILES.map(([n]) => n);
+  const csv = await download(page, '#runs-csv');
+  assert.equal(csv.bytes.toString('utf8'), sp(['runs', ...names, ...args, '--format', 'csv'], dir), `${label}: CSV`);
+  const json = await download(page, '#runs-json');
+  const want = sp(['runs', ...names, ...args, '--format', 'json'], dir);
+  assert.equal(json.bytes.toString('utf8'), want, `${label}: JSON`);
+  const doc = JSON.parse(want);
+  const rows = await page.$$eval('#runs-table tbody tr', (trs) => trs.map((tr) => tr.firstChild.textContent));
+  const records = doc.groups || doc.runs;
+  const first = doc.group_by || 'file';   // the first column (JSON's keys are sorted)
+  assert.deepEqual(rows, records.map((r) => String(r[first] ?? '-')), `${label}: rows`);
+}
+
+test('three profiles open into Runs, whose downloads are sp runs\' bytes for each option', async () => {
+  const page = await openPage(browser);
+  await setFiles(page, FILES.map(([n]) => path.join(dir, n)));
+  await tabulated(page);
+  assert.equal(await page.evaluate(() => SP.current.view), 'runs');
+  await page.waitForFunction(() => location.hash.includes('view=runs'), null, { timeout: 5000 });
+  await sameAsCli(page, 'defaults', ['--changes', '5']);
+  const changed = await page.$eval('#runs-changed', (e) => e.textContent);
+  assert.match(changed, /^What changed \(own time, against /);
+  await screenshot(page, 'runs-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'runs-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await set(page, '#runs-changes', false);
+  await set(page, '#runs-baseline', await page.$eval('#runs-baseline option:nth-child(2)', (o) => o.value));
+  await set(page, '#runs-metric', 'avg');
+  await set(page, '#runs-region', 'main comp.*');
+  await sameAsCli(page, 'baseline f.h5, avg, regions', ['--baseline', 'f.h5', '--metric', 'avg', '--region', 'main', 'comp.*']);
+  assert.ok(await page.$('#runs-table tr.baseline'), 'the baseline row is marked');
+
+  await set(page, '#runs-region', '');
+  // The metadata keys every run records are offered to group by.
+  const key = await page.$eval('#runs-group option:nth-child(2)', (o) => o.value);
+  await set(page, '#runs-group', key);
+  await sameAsCli(page, 'group by ' + key, ['--baseline', 'f.h5', '--metric', 'avg', '--group-by', key]);
+  await screenshot(page, 'runs-grouped');
+
+  // The key 8 goes to Runs from another view.
+  await page.click('#views [data-view="overview"]');
+  await page.keyboard.press('8');
+  await tabulated(page);
+  assert.equal(await page.evaluate(() => SP.current.view), 'runs');
+  await page.close();
+});
+
+test('a bad region pattern is a sentence, not a table', async () => {
+  const page = await openPage(browser);
+  await setFiles(page, FILES.map(([n]) => path.join(dir, n)));
+  await tabulated(page);
+  await set(page, '#runs-region', '(');
+  const error = await page.$eval('#runs-body .error', (e) => e.textContent);
+  assert.match(error, /^The regions cannot be matched: /);
+  await page.close();
+});

@@ -1,0 +1,117 @@
+//! The runs table over the open profiles, as `sp runs` makes it: every number and text comes
+//! from [`sp::analysis::runs`]. Each run is read from what the page holds of its profile
+//! (the index, else the whole read), as `sp runs` reads the index; the percentile metrics
+//! need the calls, so they take profiles whose call tree is loaded.
+//!
+//! Request: `runs {files, baseline, region, metric, group_by, changes}`: the open files in
+//! the table's order, the baseline's id (default the first), the region patterns given a
+//! column (`sp runs --region`), the metric, the metadata key runs are pooled by, and how
+//! many changes "what changed" lists per run (`null`: none).
+//! Answer: `header` and `rows` (the text table's cells), `changed` (the lines of "what
+//! changed"), `keys` (the metadata keys the runs share, for group-by), `metrics`, and
+//! `downloads.csv`/`downloads.json`: the bytes `sp runs FILES… --format csv|json` prints
+//! for the same options, the files named as they were dropped.
+
+use serde_json::{json, Value as Json};
+use sp::analysis::compare::Metric;
+use sp::analysis::report::{Format, Reading};
+use sp::analysis::runs::{self, Run, RunsOptions, RunsTable};
+use sp::analysis::Selection;
+use sp::text::Show;
+
+use crate::profile::Opened;
+use crate::session::Answer;
+
+/// The runs table of `files` (in the table's order) a request asks for.
+pub fn runs(files: &[(u64, &Opened)], req: &Json) -> Answer {
+    let metric_name = req["metric"].as_str().unwrap_or("total");
+    let metric = Metric::from_name(metric_name)
+        .ok_or_else(|| format!("There is no metric {metric_name:?} for the runs table."))?;
+    let patterns: Option<Vec<String>> = req["region"].as_array().map(|list| {
+        list.iter()
+            .filter_map(Json::as_str)
+            .map(String::from)
+            .collect()
+    });
+    let regions = patterns
+        .filter(|p| !p.is_empty())
+        .map(|p| Selection::new(Some(&p), None, None))
+        .transpose()
+        .map_err(|e| format!("The regions cannot be matched: {e}."))?;
+    let runs = files
+        .iter()
+        .map(|(_, f)| run_of(f, metric))
+        .collect::<Result<Vec<Run>, String>>()?;
+    let baseline = req["baseline"].as_u64();
+    let options = RunsOptions {
+        baseline: files
+            .iter()
+            .position(|(id, _)| Some(*id) == baseline)
+            .unwrap_or(0),
+        regions,
+        metric,
+        group_by: req["group_by"]
+            .as_str()
+            .filter(|k| !k.is_empty())
+            .map(String::from),
+    };
+    let table = RunsTable::new(&runs, &options);
+    let changes = req["changes"]
+        .as_u64()
+        .map(|n| runs::changes::changes(&runs, options.baseline, n as usize));
+    let text = |format: Format| -> Result<String, String> {
+        let mut out = Vec::new();
+        runs::write_runs(
+            &mut out,
+            format,
+            Show::AsIs,
+            &table,
+            &[],
+            changes.as_deref(),
+        )
+        .map_err(|e| format!("The runs table could not be written: {e}."))?;
+        String::from_utf8(out).map_err(|e| format!("The runs table is not text: {e}."))
+    };
+    let (header, rows) = runs::cells(&table);
+    Ok(json!({
+        "metric": metric.name(),
+        "metrics": Metric::ALL.iter().map(|(m, n)| json!([n, m.label()])).collect::<Vec<_>>(),
+        "baseline": files.get(options.baseline).map(|(id, _)| id),
+        "regions": table.regions,
+        "header": header,
+        "rows": rows,
+        "changed": changes.as_deref().map(|c| runs::changed_lines(&table, c, Show::AsIs)),
+        "keys": shared_keys(&runs),
+        "downloads": { "csv": text(Format::Csv)?, "json": text(Format::Json)? },
+    }))
+}
+
+/// The run of one open profile, read as `sp runs` reads it for `metric`.
+fn run_of(file: &Opened, metric: Metric) -> Result<Run, String> {
+    let profile = match metric.reading() {
+        Reading::Full => file.whole().ok_or_else(|| {
+            format!(
+                "{} is read from its index only; the {} metric needs its calls (sp runs --metric {} reads them).",
+                file.name(),
+                metric.name(),
+                metric.name()
+            )
+        })?,
+        _ => file.head()?,
+    };
+    Ok(Run::of(file.name(), profile, &Selection::all()))
+}
+
+/// The metadata keys every run records, in the first run's order: what runs can be pooled
+/// by.
+fn shared_keys(runs: &[Run]) -> Vec<&str> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    first
+        .metadata
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| runs.iter().all(|r| r.meta(k).is_some()))
+        .collect()
+}

@@ -1,0 +1,133 @@
+//! The page's `runs` request answered natively, over golden profiles held in memory: its
+//! downloads are the bytes the library writes for `sp runs FILES… --format csv|json` over
+//! the reads `sp runs` makes (each file's index), and its cells are the text table's.
+
+mod support;
+
+use serde_json::json;
+use sp::analysis::compare::Metric;
+use sp::analysis::report::Format;
+use sp::analysis::runs::{self, RunsOptions, RunsTable};
+use sp::analysis::Selection;
+use sp::hdf5lite::reader::File;
+use sp::text::Show;
+use sp_web::source::Bytes;
+use sp_web::Session;
+use support::{ask, golden};
+
+const FILES: [(&str, &str); 3] = [
+    ("c.h5", "tests/golden/c_trace/expected/profiling_data.h5"),
+    ("f.h5", "tests/golden/fortran/expected/profiling_data.h5"),
+    ("m.h5", "tests/golden/mixed/expected/merged.h5"),
+];
+
+/// What `sp runs c.h5 f.h5 m.h5 --format FORMAT` with these options prints.
+fn cli(
+    format: Format,
+    metric: Metric,
+    baseline: usize,
+    region: Option<&[String]>,
+    group_by: Option<&str>,
+    changes: Option<usize>,
+) -> String {
+    let runs: Vec<_> = FILES
+        .iter()
+        .map(|(name, path)| {
+            let file = File::open(golden(path)).unwrap();
+            runs::read(name, &file, &Selection::all(), metric).unwrap()
+        })
+        .collect();
+    let options = RunsOptions {
+        baseline,
+        regions: region.map(|r| Selection::new(Some(r), None, None).unwrap()),
+        metric,
+        group_by: group_by.map(String::from),
+    };
+    let table = RunsTable::new(&runs, &options);
+    let changes = changes.map(|n| runs::changes::changes(&runs, baseline, n));
+    let mut out = Vec::new();
+    runs::write_runs(
+        &mut out,
+        format,
+        Show::AsIs,
+        &table,
+        &[],
+        changes.as_deref(),
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn runs_downloads_are_the_cli_bytes() {
+    let mut s = Session::default();
+    let ids: Vec<_> = FILES
+        .iter()
+        .map(|(name, path)| {
+            s.open(name.to_string(), Bytes::Memory(golden(path)))
+                .unwrap()["file"]
+                .clone()
+        })
+        .collect();
+    let regions = ["main".to_string(), "comp.*".to_string()];
+    for (metric, baseline, region, group_by, changes) in [
+        (Metric::Total, 0, None, None, None),
+        (Metric::Avg, 1, Some(&regions[..]), None, Some(3)),
+        (Metric::Calls, 2, None, Some("num_ranks"), None),
+    ] {
+        let answer = ask(
+            &mut s,
+            json!({"op": "runs", "files": ids, "baseline": ids[baseline], "metric": metric.name(),
+                   "region": region, "group_by": group_by, "changes": changes}),
+        )
+        .unwrap();
+        for (format, key) in [(Format::Csv, "csv"), (Format::Json, "json")] {
+            let want = cli(format, metric, baseline, region, group_by, changes);
+            assert_eq!(answer["downloads"][key], json!(want), "{metric:?} {key}");
+        }
+        let table = cli(Format::Table, metric, baseline, region, group_by, changes);
+        let header = answer["header"].as_array().unwrap();
+        let first = table.lines().next().unwrap();
+        for h in header {
+            assert!(first.contains(h.as_str().unwrap()), "{h} in {first}");
+        }
+        let rows = answer["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), if group_by.is_some() { 1 } else { 3 });
+        if changes.is_some() {
+            let lines: Vec<String> = answer["changed"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap().to_string())
+                .collect();
+            assert!(lines[0].starts_with("What changed (own time, against "));
+            assert!(table.ends_with(&(lines.join("\n") + "\n")), "{table}");
+        } else {
+            assert!(answer["changed"].is_null());
+        }
+    }
+}
+
+#[test]
+fn runs_says_what_is_wrong() {
+    let mut s = Session::default();
+    let id = s
+        .open("c.h5".into(), Bytes::Memory(golden(FILES[0].1)))
+        .unwrap()["file"]
+        .clone();
+    let ask_runs = |s: &mut Session, extra: serde_json::Value| {
+        let mut req = json!({"op": "runs", "files": [id]});
+        req.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        ask(s, req)
+    };
+    let e = ask_runs(&mut s, json!({"metric": "fastest"})).unwrap_err();
+    assert_eq!(e, "There is no metric \"fastest\" for the runs table.");
+    let e = ask_runs(&mut s, json!({"region": ["("]})).unwrap_err();
+    assert!(e.starts_with("The regions cannot be matched: "), "{e}");
+    let e = ask(&mut s, json!({"op": "runs", "files": [7]})).unwrap_err();
+    assert_eq!(e, "No file 7 is open.");
+    let e = ask(&mut s, json!({"op": "runs", "files": []})).unwrap_err();
+    assert_eq!(e, "The runs table needs at least one open profile.");
+}
