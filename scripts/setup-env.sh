@@ -65,14 +65,16 @@ fi
 # The reference's extras, for the tests that compare with its plot data (pandas,
 # matplotlib, maxplotlibx), its terminal UI (textual) and Extra-P's scaling models.
 # scipy checks the noise-aware check's Welch p-values (src/analysis/compare/noise.rs).
-# mcp is the reference's MCP server, whose tool schemas tests/mcp.rs compares.
-REF_EXTRAS=(pandas matplotlib maxplotlibx textual extrap scipy mcp)
+# mcp is the reference's MCP server, whose tool schemas tests/mcp.rs compares; the reference
+# (0.7.5) imports mcp.server.fastmcp, which mcp 2 renamed, so it stays on mcp 1.
+REF_EXTRAS=(pandas matplotlib maxplotlibx textual extrap scipy "mcp<2")
 venv_ok() {
     [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - "$SP_REF_VERSION" >/dev/null 2>&1 <<'EOF'
 import sys
 from importlib.metadata import version
 import h5py, hdf5plugin, netCDF4, scope_profiler  # noqa: F401
 import pandas, matplotlib, maxplotlib, textual, extrap, scipy, mcp  # noqa: F401
+from mcp.server.fastmcp import FastMCP  # noqa: F401
 sys.exit(0 if version("scope-profiler") == sys.argv[1] else 1)
 EOF
 }
