@@ -33,7 +33,8 @@ else
   gzip -9 -n -c "$wasm" | base64 -w0 >"$work/wasm.b64"
 fi
 
-# Inline the worker's wasm, then every `@include FILE@` line of the template.
+# Inline the worker's wasm, then every `@include FILE@` line of the template, without the
+# scripts' and the style's whole-line comments (no script has a string that spans lines).
 awk -v b64="$work/wasm.b64" '
   BEGIN { getline wasm < b64 }
   { gsub(/@WASM_BASE64@/, wasm); print }
@@ -42,7 +43,13 @@ awk -v page="$PAGE" -v work="$work" '
   /^@include [^@]+@$/ {
     name = substr($0, 10, length($0) - 10)
     file = (name == "worker.js") ? work "/worker.js" : page "/" name
-    while ((getline line < file) > 0) print line
+    js = name ~ /\.js$/; css = name ~ /\.css$/
+    while ((getline line < file) > 0) {
+      # Whole-line comments stay in the sources, not in the page (6 KB of its gzip).
+      if (js && line ~ /^[ \t]*\/\//) continue
+      if (css && line ~ /^[ \t]*\/\*.*\*\/[ \t]*$/) continue
+      print line
+    }
     close(file)
     next
   }

@@ -69,6 +69,14 @@ test('three profiles open into Runs, whose downloads are sp runs\' bytes for eac
   await sameAsCli(page, 'defaults', ['--changes', '5']);
   const changed = await page.$eval('#runs-changed', (e) => e.textContent);
   assert.match(changed, /^What changed \(own time, against /);
+  // The regions across the runs: sp diff of the three files against the baseline.
+  const diffCsv = await download(page, '#runs-diff-csv');
+  assert.equal(diffCsv.bytes.toString('utf8'), sp(['diff', ...FILES.map(([n]) => n), '--baseline', 'c.h5', '--format', 'csv'], dir), 'diff CSV');
+  await set(page, '#runs-order', 'name');
+  const diffJson = await download(page, '#runs-diff-json');
+  assert.equal(diffJson.bytes.toString('utf8'), sp(['diff', ...FILES.map(([n]) => n), '--baseline', 'c.h5', '--sort', 'name', '--format', 'json'], dir), 'diff JSON');
+  const names = await page.$$eval('#runs-diff tbody tr', (trs) => trs.map((tr) => tr.firstChild.textContent));
+  assert.deepEqual(names, JSON.parse(diffJson.bytes.toString('utf8')).rows.map((r) => r.name), 'diff rows');
   await screenshot(page, 'runs-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(page, 'runs-dark');

@@ -3,7 +3,7 @@
 // every number and cell text (web/src/runs.rs, the library's analysis::runs); this file
 // lays them out: the baseline, the metric, the region columns, the group-by key, "what
 // changed", and the downloads, which are the bytes `sp runs … --format csv|json` prints.
-SP.runs = { st: { baseline: null, metric: 'total', region: '', groupBy: '', changes: true } };
+SP.runs = { st: { baseline: null, metric: 'total', region: '', groupBy: '', changes: true, order: 'delta' } };
 const RUNS = SP.runs;
 
 SP.views.runs = {
@@ -19,7 +19,7 @@ RUNS.args = () => {
   if (!files.includes(st.baseline)) st.baseline = files[0] || null;
   return {
     files: files.map((f) => f.id), baseline: st.baseline ? st.baseline.id : null, metric: st.metric,
-    region: st.region.split(/\s+/).filter(Boolean), group_by: st.groupBy || null, changes: st.changes ? 5 : null,
+    region: st.region.split(/\s+/).filter(Boolean), group_by: st.groupBy || null, changes: st.changes ? 5 : null, order: st.order,
   };
 };
 
@@ -88,13 +88,33 @@ RUNS.body = (d) => {
       row.map((cell, i) => SP.el('td', { class: left[i], text: cell }))))));
   const parts = [bar, SP.el('div', { class: 'runs-scroll' }, table)];
   if (d.changed) parts.push(SP.el('pre', { class: 'runs-changed', id: 'runs-changed', text: d.changed.join('\n') }));
+  if (d.diff) parts.push(...RUNS.diff(d.diff));
   parts.push(SP.el('p', { class: 'legend', text: 'One row per open profile, read from its index, as sp runs reads it: wall is the time from the first region entry to the last exit, wall_pct its change against the baseline. Region columns give the metric per region; group by pools the runs that share a metadata value (mean, median, min, max, cv).' }));
   return parts;
 };
 
+// Every run's regions against the baseline's, as `sp diff FILES… --baseline B` compares
+// them: the metric per run, and each other run's delta and delta %.
+RUNS.diff = (d) => {
+  const st = RUNS.st;
+  const order = SP.el('select', { id: 'runs-order', title: 'Order of the regions (sp diff --sort)', onchange: (e) => { st.order = e.target.value; SP.state.save(); RUNS.render(SP.$('#view-runs')); } },
+    ['delta', 'pct', 'name'].map((o) => SP.el('option', { value: o, text: o, selected: o === d.order })));
+  const bar = SP.el('div', { class: 'toolbar' },
+    SP.el('span', { text: d.rows.length + (d.rows.length === 1 ? ' region' : ' regions') }),
+    SP.el('label', {}, 'order ', order),
+    SP.el('button', { id: 'runs-diff-csv', title: 'These rows as sp diff FILES… --format csv writes them', text: 'Download CSV', onclick: () => SP.download(new Blob([d.downloads.csv], { type: 'text/csv' }), 'diff.csv') }),
+    SP.el('button', { id: 'runs-diff-json', title: 'These rows as sp diff FILES… --format json writes them', text: 'Download JSON', onclick: () => SP.download(new Blob([d.downloads.json], { type: 'application/json' }), 'diff.json') }));
+  const table = SP.el('table', { class: 'grid runs', id: 'runs-diff' },
+    SP.el('thead', {}, SP.el('tr', {}, d.header.map((h, i) => SP.el('th', { class: i ? null : 'left', text: h })))),
+    SP.el('tbody', {}, d.rows.map((row) => SP.el('tr', {}, row.map((cell, i) => SP.el('td', { class: i ? null : 'left', text: cell }))))));
+  return [SP.el('h2', { text: 'Regions across the runs' }),
+    SP.el('p', { class: 'hint small', text: 'Each run (#0 is the first tab) against the baseline, as sp diff compares them: each column holds the numbers sp diff gives for that pair.' }),
+    bar, SP.el('div', { class: 'runs-scroll' }, table)];
+};
+
 RUNS.save = (text, suffix, type) => SP.download(new Blob([text], { type }), 'runs.' + suffix);
 
-// The hash keys of the runs table (see state.js): rmetric, rregion, rgroup, rchanges.
+// The hash keys of the runs table (see state.js): rmetric, rregion, rgroup, rchanges, rorder.
 RUNS.hash = (fs, p) => {
   if (fs.view !== 'runs') return;
   const st = RUNS.st;
@@ -102,6 +122,7 @@ RUNS.hash = (fs, p) => {
   if (st.region) p.set('rregion', st.region);
   if (st.groupBy) p.set('rgroup', st.groupBy);
   if (!st.changes) p.set('rchanges', '0');
+  if (st.order !== 'delta') p.set('rorder', st.order);
 };
 
 RUNS.apply = (fs, s) => {
@@ -111,4 +132,5 @@ RUNS.apply = (fs, s) => {
   if (s.rregion !== undefined) st.region = s.rregion;
   if (s.rgroup !== undefined) st.groupBy = s.rgroup;
   st.changes = s.rchanges !== '0';
+  if (['delta', 'pct', 'name'].includes(s.rorder)) st.order = s.rorder;
 };

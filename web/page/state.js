@@ -11,7 +11,7 @@
 SP.state = {
   pending: null,   // the hash read at start, waiting for its file
   KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order', 'tl', 'tlranks',
-    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort', 'rmetric', 'rregion', 'rgroup', 'rchanges'],
+    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort', 'rmetric', 'rregion', 'rgroup', 'rchanges', 'rorder'],
 };
 
 // The hash for the current file (empty when none is open).

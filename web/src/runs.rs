@@ -6,14 +6,17 @@
 //! Request: `runs {files, baseline, region, metric, group_by, changes}`: the open files in
 //! the table's order, the baseline's id (default the first), the region patterns given a
 //! column (`sp runs --region`), the metric, the metadata key runs are pooled by, and how
-//! many changes "what changed" lists per run (`null`: none).
+//! many changes "what changed" lists per run (`null`: none), and `order` (`delta`, `pct` or
+//! `name`) of the regions compared across the runs.
 //! Answer: `header` and `rows` (the text table's cells), `changed` (the lines of "what
 //! changed"), `keys` (the metadata keys the runs share, for group-by), `metrics`, and
 //! `downloads.csv`/`downloads.json`: the bytes `sp runs FILES… --format csv|json` prints
-//! for the same options, the files named as they were dropped.
+//! for the same options, the files named as they were dropped. `diff` is the runs' regions
+//! compared with the baseline's, as `sp diff FILES… --baseline B --metric M --sort O`
+//! compares them ([`sp::analysis::compare::nway`]): its `header`, `rows` and downloads.
 
 use serde_json::{json, Value as Json};
-use sp::analysis::compare::Metric;
+use sp::analysis::compare::{nway, DiffOptions, DiffOrder, Metric};
 use sp::analysis::report::{Format, Reading};
 use sp::analysis::runs::{self, Run, RunsOptions, RunsTable};
 use sp::analysis::Selection;
@@ -73,6 +76,7 @@ pub fn runs(files: &[(u64, &Opened)], req: &Json) -> Answer {
         String::from_utf8(out).map_err(|e| format!("The runs table is not text: {e}."))
     };
     let (header, rows) = runs::cells(&table);
+    let diff = diff_json(&runs, options.baseline, metric, req)?;
     Ok(json!({
         "metric": metric.name(),
         "metrics": Metric::ALL.iter().map(|(m, n)| json!([n, m.label()])).collect::<Vec<_>>(),
@@ -82,6 +86,35 @@ pub fn runs(files: &[(u64, &Opened)], req: &Json) -> Answer {
         "rows": rows,
         "changed": changes.as_deref().map(|c| runs::changed_lines(&table, c, Show::AsIs)),
         "keys": shared_keys(&runs),
+        "downloads": { "csv": text(Format::Csv)?, "json": text(Format::Json)? },
+        "diff": diff,
+    }))
+}
+
+/// The runs' regions compared with the baseline's (`null` for a single run).
+fn diff_json(runs: &[Run], baseline: usize, metric: Metric, req: &Json) -> Answer {
+    let order_name = req["order"].as_str().unwrap_or("delta");
+    let order = DiffOrder::from_name(order_name)
+        .ok_or_else(|| format!("There is no order {order_name:?} for a comparison."))?;
+    let options = DiffOptions {
+        metric,
+        order,
+        threshold: None,
+    };
+    let Ok(table) = nway::diff_runs(runs, baseline, &options) else {
+        return Ok(Json::Null);
+    };
+    let text = |format: Format| -> Result<String, String> {
+        let mut out = Vec::new();
+        nway::write_many(&mut out, format, Show::AsIs, runs, &table)
+            .map_err(|e| format!("The comparison could not be written: {e}."))?;
+        String::from_utf8(out).map_err(|e| format!("The comparison is not text: {e}."))
+    };
+    let (header, rows) = nway::grid(&table, Show::AsIs);
+    Ok(json!({
+        "order": order.name(),
+        "header": header,
+        "rows": rows,
         "downloads": { "csv": text(Format::Csv)?, "json": text(Format::Json)? },
     }))
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::json;
-use sp::analysis::compare::Metric;
+use sp::analysis::compare::{nway, DiffOptions, DiffOrder, Metric};
 use sp::analysis::report::Format;
 use sp::analysis::runs::{self, RunsOptions, RunsTable};
 use sp::analysis::Selection;
@@ -58,6 +58,26 @@ fn cli(
     String::from_utf8(out).unwrap()
 }
 
+/// What `sp diff c.h5 f.h5 m.h5 --baseline B --metric M --sort O --format FORMAT` prints.
+fn cli_diff(format: Format, metric: Metric, baseline: usize, order: DiffOrder) -> String {
+    let runs: Vec<_> = FILES
+        .iter()
+        .map(|(name, path)| {
+            let file = File::open(golden(path)).unwrap();
+            runs::read(name, &file, &Selection::all(), metric).unwrap()
+        })
+        .collect();
+    let options = DiffOptions {
+        metric,
+        order,
+        threshold: None,
+    };
+    let table = nway::diff_runs(&runs, baseline, &options).unwrap();
+    let mut out = Vec::new();
+    nway::write_many(&mut out, format, Show::AsIs, &runs, &table).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 #[test]
 fn runs_downloads_are_the_cli_bytes() {
     let mut s = Session::default();
@@ -70,17 +90,44 @@ fn runs_downloads_are_the_cli_bytes() {
         })
         .collect();
     let regions = ["main".to_string(), "comp.*".to_string()];
-    for (metric, baseline, region, group_by, changes) in [
-        (Metric::Total, 0, None, None, None),
-        (Metric::Avg, 1, Some(&regions[..]), None, Some(3)),
-        (Metric::Calls, 2, None, Some("num_ranks"), None),
+    for (metric, baseline, region, group_by, changes, order) in [
+        (Metric::Total, 0, None, None, None, DiffOrder::Delta),
+        (
+            Metric::Avg,
+            1,
+            Some(&regions[..]),
+            None,
+            Some(3),
+            DiffOrder::Name,
+        ),
+        (
+            Metric::Calls,
+            2,
+            None,
+            Some("num_ranks"),
+            None,
+            DiffOrder::Pct,
+        ),
     ] {
         let answer = ask(
             &mut s,
             json!({"op": "runs", "files": ids, "baseline": ids[baseline], "metric": metric.name(),
-                   "region": region, "group_by": group_by, "changes": changes}),
+                   "region": region, "group_by": group_by, "changes": changes, "order": order.name()}),
         )
         .unwrap();
+        for (format, key) in [(Format::Csv, "csv"), (Format::Json, "json")] {
+            let want = cli_diff(format, metric, baseline, order);
+            assert_eq!(
+                answer["diff"]["downloads"][key],
+                json!(want),
+                "{metric:?} diff {key}"
+            );
+        }
+        let diff_table = cli_diff(Format::Table, metric, baseline, order);
+        for row in answer["diff"]["rows"].as_array().unwrap() {
+            let name = row[0].as_str().unwrap();
+            assert!(diff_table.contains(name), "{name} in {diff_table}");
+        }
         for (format, key) in [(Format::Csv, "csv"), (Format::Json, "json")] {
             let want = cli(format, metric, baseline, region, group_by, changes);
             assert_eq!(answer["downloads"][key], json!(want), "{metric:?} {key}");

@@ -227,22 +227,8 @@ pub fn write_many(
                 s.push_str("  (no regions to compare)\n");
                 return out.write_all(s.as_bytes());
             }
-            let mut headers = Vec::new();
-            for i in 0..table.runs {
-                headers.push(format!("{} #{i}", metric.label()));
-                if i != base {
-                    headers.push(format!("delta #{i}"));
-                    headers.push(format!("delta [%] #{i}"));
-                }
-            }
-            let headers: Vec<&str> = std::iter::once("region")
-                .chain(headers.iter().map(String::as_str))
-                .collect();
-            let cells: Vec<Vec<String>> = table
-                .rows
-                .iter()
-                .map(|r| cells(r, metric, base, show))
-                .collect();
+            let (headers, cells) = grid(table, show);
+            let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
             s.push_str(&draw(&headers, &cells, &column_widths(&headers, &cells)));
             for i in 0..table.runs {
                 let missing: Vec<_> = (table.rows.iter())
@@ -301,6 +287,24 @@ pub fn write_many(
             write_records(out, Format::Csv, show, Map::new(), "rows", &records)
         }
     }
+}
+
+/// The text table's header (`region`, then per run the metric, and but for the baseline
+/// its delta and delta %) and cells, as `sp diff A B C` prints them.
+pub fn grid(table: &NwayComparison, show: Show) -> (Vec<String>, Vec<Vec<String>>) {
+    let metric = table.options.metric;
+    let mut headers = vec!["region".to_string()];
+    for i in 0..table.runs {
+        headers.push(format!("{} #{i}", metric.label()));
+        if i != table.baseline {
+            headers.push(format!("delta #{i}"));
+            headers.push(format!("delta [%] #{i}"));
+        }
+    }
+    let cells = (table.rows.iter())
+        .map(|r| cells(r, metric, table.baseline, show))
+        .collect();
+    (headers, cells)
 }
 
 /// A row's cells in the text table, as the two-file table prints them.
