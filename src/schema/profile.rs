@@ -198,4 +198,15 @@ impl Profile {
     pub fn meta(&self, name: &str) -> Option<&super::MetaValue> {
         self.metadata.get(name)
     }
+
+    /// Calls the profile holds, read to any depth: each row's span count where the index
+    /// was read, else its loaded calls. The front ends decide from it whether a call tree
+    /// is small enough to read whole.
+    pub fn call_count(&self) -> u64 {
+        self.regions
+            .iter()
+            .flat_map(|r| &r.ranks)
+            .map(|r| r.span.map_or_else(|| r.calls(), |s| s.count))
+            .sum()
+    }
 }

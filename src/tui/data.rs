@@ -87,7 +87,7 @@ impl Doc {
         };
         if is_profile(&root).map_err(|e| Failure::hdf5(path, e))? {
             let (head, whole) = read_head(&file, size).map_err(|e| Failure::analysis(path, e))?;
-            doc.calls = calls_of(whole.as_ref().unwrap_or(&head));
+            doc.calls = whole.as_ref().unwrap_or(&head).call_count();
             doc.head = Some(head);
             doc.whole = whole;
         }
@@ -129,19 +129,10 @@ fn open_json(path: &Path, local: &LocalFile) -> Result<Option<Doc>, Failure> {
         size: local.len(),
         file: None,
         read: Arc::new(AtomicU64::new(local.len())),
-        calls: calls_of(&profile),
+        calls: profile.call_count(),
         head: Some(profile.clone()),
         whole: Some(profile),
     }))
-}
-
-/// Calls in a profile read to any depth.
-pub fn calls_of(p: &Profile) -> u64 {
-    p.regions
-        .iter()
-        .flat_map(|r| &r.ranks)
-        .map(|r| r.span.map_or_else(|| r.calls(), |s| s.count))
-        .sum()
 }
 
 /// Whether an HDF5 file is a scope-profiler profile: the schema attribute (schema 2, 3) or
@@ -173,7 +164,7 @@ fn read_head<R: ReadAt>(
         ProfileLayout::Columnar if head.summary_statistics => Ok((load::read_summary(file)?, None)),
         ProfileLayout::Columnar => {
             let spans = schema::read(file, schema::Depth::Index)?;
-            if calls_of(&spans) <= TREE_CALLS {
+            if spans.call_count() <= TREE_CALLS {
                 let whole = load::read_full(file)?;
                 Ok((whole.clone(), Some(whole)))
             } else {

@@ -42,7 +42,7 @@ impl Loaded {
     /// A profile opened from its index; the whole read comes later, if at all.
     pub fn index(index: Profile) -> Loaded {
         Loaded {
-            calls: Loaded::calls_of(&index),
+            calls: index.call_count(),
             index: Some(index),
             whole: None,
             events_omitted: false,
@@ -52,20 +52,11 @@ impl Loaded {
     /// A profile read whole at once, with its index when it has one.
     pub fn whole(whole: Profile, index: Option<Profile>) -> Loaded {
         Loaded {
-            calls: Loaded::calls_of(&whole),
+            calls: whole.call_count(),
             index,
             whole: Some(whole),
             events_omitted: false,
         }
-    }
-
-    /// Calls in a profile read to any depth.
-    pub fn calls_of(p: &Profile) -> u64 {
-        p.regions
-            .iter()
-            .flat_map(|r| &r.ranks)
-            .map(|r| r.span.map_or_else(|| r.calls(), |s| s.count))
-            .sum()
     }
 
     /// The index, else the whole profile (for the file's description and the rows

@@ -334,7 +334,7 @@ fn load_profile(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, St
             // No stored statistics: the call tree when it is small enough, else every
             // row's statistics from its calls (`sp inspect --flat --from-events`).
             let spans = schema::read(file, schema::Depth::Index).map_err(|e| fail(e.into()))?;
-            if Loaded::calls_of(&spans) <= TREE_CALLS {
+            if spans.call_count() <= TREE_CALLS {
                 Ok(Loaded::whole(load::read_full(file).map_err(fail)?, None))
             } else {
                 Ok(Loaded::index(load::read_from_events(file).map_err(fail)?))
