@@ -363,14 +363,22 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     }
 
     fn decode_all(&self, raw: &[u8]) -> Result<Vec<Value>> {
+        self.decode_each(raw, |dec, b| dec.value(&self.datatype, b, 0))
+    }
+
+    /// Each element of `raw` through `decode`, with a decoder that follows the file's heap
+    /// objects and references: the set-up every decoding read shares.
+    fn decode_each<T>(
+        &self,
+        raw: &[u8],
+        mut decode: impl FnMut(&mut Decoder<'_, '_>, &[u8]) -> Result<T>,
+    ) -> Result<Vec<T>> {
         let src = self.file.src();
         let file = self.file;
         let path_of = |addr: u64| Ok(file.path_of(addr).map(str::to_owned));
         let mut dec = Decoder::new(&src, &path_of);
         let es = usize_of(self.element_size()?)?;
-        raw.chunks_exact(es)
-            .map(|b| dec.value(&self.datatype, b, 0))
-            .collect()
+        raw.chunks_exact(es).map(|b| decode(&mut dec, b)).collect()
     }
 
     /// Integer elements as `i64` (any width, sign or byte order; overflow is an error).
@@ -447,19 +455,12 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
     /// quarter of reading it.
     fn read_vlen_strings(&self) -> Result<Vec<String>> {
         let raw = self.read_raw()?;
-        let src = self.file.src();
-        let file = self.file;
-        let path_of = |addr: u64| Ok(file.path_of(addr).map(str::to_owned));
-        let mut dec = Decoder::new(&src, &path_of);
-        let es = usize_of(self.element_size()?)?;
-        raw.chunks_exact(es)
-            .map(|b| {
-                let bytes = dec.vlen_bytes(b, 1, 0)?;
-                std::str::from_utf8(bytes)
-                    .map(str::to_owned)
-                    .map_err(|_| Error::format("string is not valid UTF-8"))
-            })
-            .collect()
+        self.decode_each(&raw, |dec, b| {
+            let bytes = dec.vlen_bytes(b, 1, 0)?;
+            std::str::from_utf8(bytes)
+                .map(str::to_owned)
+                .map_err(|_| Error::format("string is not valid UTF-8"))
+        })
     }
 
     /// Whether elements are variable-length strings.
