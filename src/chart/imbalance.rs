@@ -28,34 +28,19 @@ pub fn scene(
     if lines.iter().map(|l| l.ranks.len()).max().unwrap_or(0) > MANY_RANKS {
         return Ok(boxes(profile, &lines, label, opts));
     }
-    let width = opts.width.clamp(400.0, 20_000.0);
-    let mut scene = Scene::new(width, 0.0, opts.theme.ink().bg);
-    let f = Furniture::new(&mut scene, opts.theme);
-    let colors = Colors::new(profile);
-    let title = format!("Per-rank load imbalance of {label}");
-    scene.title = title.clone();
-    scene.desc = opts.command.clone();
-    let line = format!(
-        "{} of {} regions per rank {} · faint line: the mean over the ranks; ringed: the slowest rank",
-        opts.metric.title(),
-        lines.len(),
-        scope(profile, opts)
+    let Start {
+        mut scene,
+        f,
+        colors,
+        width,
+        top,
+    } = start(
+        profile,
+        &lines,
+        label,
+        opts,
+        "faint line: the mean over the ranks; ringed: the slowest rank",
     );
-    let top = header(
-        &mut scene,
-        &f,
-        &title,
-        &super::aggregate::wrap(&line, width),
-    );
-    let entries: Vec<_> = (lines.iter())
-        .map(|l| {
-            (
-                colors.fill(&mut scene, &f, &l.region, &[]),
-                l.region.clone(),
-            )
-        })
-        .collect();
-    let top = legend(&mut scene, &f, &entries, PAD, top + 8.0, width - 2.0 * PAD) + 8.0;
 
     let values = lines.iter().flat_map(|l| &l.values).copied();
     let hi = values.clone().fold(0.0, f64::max);
@@ -165,7 +150,23 @@ const NAMED: usize = 3;
 /// its ranks ([`distribution`]): the box from the first to the third quartile, the median
 /// across it, whiskers to the last ranks within 1.5 IQR, a dot per pixel holding outlier
 /// ranks, the farthest outliers and the slowest rank named.
-fn boxes(profile: &Profile, lines: &[imbalance::Line], label: &str, opts: &PlotOptions) -> Scene {
+/// What both forms of the chart start with: the scene, its furniture and colours, the title,
+/// the line saying what is drawn (`how`), and the regions' legend, whose bottom is `top`.
+struct Start {
+    scene: Scene,
+    f: Furniture,
+    colors: Colors,
+    width: f32,
+    top: f32,
+}
+
+fn start(
+    profile: &Profile,
+    lines: &[imbalance::Line],
+    label: &str,
+    opts: &PlotOptions,
+    how: &str,
+) -> Start {
     let width = opts.width.clamp(400.0, 20_000.0);
     let mut scene = Scene::new(width, 0.0, opts.theme.ink().bg);
     let f = Furniture::new(&mut scene, opts.theme);
@@ -174,7 +175,7 @@ fn boxes(profile: &Profile, lines: &[imbalance::Line], label: &str, opts: &PlotO
     scene.title = title.clone();
     scene.desc = opts.command.clone();
     let line = format!(
-        "{} of {} regions per rank {} · box: the middle half of the ranks, line: the median, diamond: the mean · whiskers: ranks within 1.5 × the box; dots: outlier ranks, the farthest and the slowest named",
+        "{} of {} regions per rank {} · {how}",
         opts.metric.title(),
         lines.len(),
         scope(profile, opts)
@@ -194,6 +195,29 @@ fn boxes(profile: &Profile, lines: &[imbalance::Line], label: &str, opts: &PlotO
         })
         .collect();
     let top = legend(&mut scene, &f, &entries, PAD, top + 8.0, width - 2.0 * PAD) + 8.0;
+    Start {
+        scene,
+        f,
+        colors,
+        width,
+        top,
+    }
+}
+
+fn boxes(profile: &Profile, lines: &[imbalance::Line], label: &str, opts: &PlotOptions) -> Scene {
+    let Start {
+        mut scene,
+        f,
+        colors,
+        width,
+        top,
+    } = start(
+        profile,
+        lines,
+        label,
+        opts,
+        "box: the middle half of the ranks, line: the median, diamond: the mean · whiskers: ranks within 1.5 × the box; dots: outlier ranks, the farthest and the slowest named",
+    );
 
     let dists: Vec<_> = (lines.iter())
         .map(|l| distribution(&l.ranks, &l.values, NAMED))
