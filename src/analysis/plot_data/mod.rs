@@ -330,10 +330,23 @@ pub fn rows_by_rank(region: &Region) -> HashMap<u32, &RankCalls> {
 
 /// The durations of a row's calls in seconds (the reference's `durations`).
 pub fn durations(source: &dyn RowSource, row: &RankCalls) -> Result<Vec<f64>> {
+    let mut all = Vec::new();
+    each_duration(source, row, |d| all.push(d))?;
+    Ok(all)
+}
+
+/// `f` called with each of a row's call durations in seconds, in order, as [`durations`]
+/// gives them, without keeping them.
+pub fn each_duration(
+    source: &dyn RowSource,
+    row: &RankCalls,
+    mut f: impl FnMut(f64),
+) -> Result<()> {
     let ev = source.events(row)?;
-    Ok((ev.starts.iter().zip(&ev.ends))
-        .map(|(s, e)| e.wrapping_sub(*s) as f64 / 1e9)
-        .collect())
+    for (s, e) in ev.starts.iter().zip(&ev.ends) {
+        f(e.wrapping_sub(*s) as f64 / 1e9);
+    }
+    Ok(())
 }
 
 /// The durations of `rows` laid end to end (the reference's pooled array).
