@@ -107,6 +107,15 @@ impl Failure {
         }
     }
 
+    /// `path` could not be opened as a stored profile (HDF5 or the reference's JSON).
+    pub fn stored(path: &Path, error: analysis::stored::OpenError) -> Self {
+        match error {
+            analysis::stored::OpenError::Io(e) => Failure::io(path, "cannot read", e),
+            analysis::stored::OpenError::Hdf5(e) => Failure::hdf5(path, e),
+            analysis::stored::OpenError::Json(e) => Failure::analysis(path, e),
+        }
+    }
+
     /// The file the failure concerns, if it concerns one.
     pub fn path(&self) -> Option<String> {
         match self {

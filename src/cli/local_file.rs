@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use sp::analysis::stored::{OpenError, StoredProfile};
+use sp::analysis::stored::StoredProfile;
 use sp::schema::{EventReader, Profile};
 
 pub use sp::io::file::LocalFile;
@@ -14,11 +14,7 @@ pub type ProfileFile = StoredProfile<LocalFile>;
 /// The profile at `path`, HDF5 or JSON by its content.
 pub fn open_profile(path: &Path) -> Result<ProfileFile, super::Failure> {
     let source = LocalFile::open(path).map_err(|e| super::Failure::io(path, "cannot open", e))?;
-    StoredProfile::open(source).map_err(|e| match e {
-        OpenError::Io(e) => super::Failure::io(path, "cannot read", e),
-        OpenError::Hdf5(e) => super::Failure::hdf5(path, e),
-        OpenError::Json(e) => super::Failure::analysis(path, e),
-    })
+    StoredProfile::open(source).map_err(|e| super::Failure::stored(path, e))
 }
 
 /// A profile's index, its event reader and its label (the file's stem without `label`

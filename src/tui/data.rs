@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use sp::analysis::load;
+use sp::analysis::stored::StoredProfile;
 use sp::hdf5lite::reader::{File, Group};
 use sp::io::ReadAt;
 use sp::schema::{self, Profile, ProfileLayout};
@@ -66,15 +67,28 @@ impl Doc {
         let name = path.display().to_string();
         let local = LocalFile::open(path).map_err(|e| Failure::io(path, "cannot open", e))?;
         let size = local.len();
-        if let Some(doc) = open_json(path, &local)? {
-            return Ok(doc);
-        }
         let read = Arc::new(AtomicU64::new(0));
         let counted = Counted {
             file: local,
             bytes: read.clone(),
         };
-        let file = Arc::new(File::open(counted).map_err(|e| Failure::hdf5(path, e))?);
+        let file = match StoredProfile::open(counted).map_err(|e| Failure::stored(path, e))? {
+            StoredProfile::H5(file) => Arc::new(*file),
+            // A JSON profile (the reference's `export json`, plain or gzip) is read whole,
+            // with every call, as the reference reads it.
+            StoredProfile::Json(profile) => {
+                read.store(size, Ordering::Relaxed);
+                return Ok(Doc {
+                    name,
+                    size,
+                    file: None,
+                    read,
+                    calls: profile.call_count(),
+                    head: Some(profile.clone()),
+                    whole: Some(profile),
+                });
+            }
+        };
         let root = file.root().map_err(|e| Failure::hdf5(path, e))?;
         let mut doc = Doc {
             name,
@@ -108,31 +122,6 @@ impl Doc {
     pub fn wants_tree(&self) -> bool {
         self.head.is_some() && self.whole.is_none() && self.calls <= TREE_CALLS
     }
-}
-
-/// A JSON profile (the reference's `export json`, plain or gzip), read whole with every
-/// call, as the reference reads it; `None` when the file does not start like one.
-fn open_json(path: &Path, local: &LocalFile) -> Result<Option<Doc>, Failure> {
-    let mut head = [0u8; 64];
-    let n = usize::try_from(local.len()).map_or(head.len(), |len| len.min(head.len()));
-    local
-        .read_exact_at(0, &mut head[..n])
-        .map_err(|e| Failure::io(path, "cannot read", e))?;
-    if !schema::json::is_json(&head[..n]) {
-        return Ok(None);
-    }
-    let bytes = std::fs::read(path).map_err(|e| Failure::io(path, "cannot read", e))?;
-    let profile = schema::json::read(&bytes, schema::Depth::Events)
-        .map_err(|e| Failure::analysis(path, e.into()))?;
-    Ok(Some(Doc {
-        name: path.display().to_string(),
-        size: local.len(),
-        file: None,
-        read: Arc::new(AtomicU64::new(local.len())),
-        calls: profile.call_count(),
-        head: Some(profile.clone()),
-        whole: Some(profile),
-    }))
 }
 
 /// Whether an HDF5 file is a scope-profiler profile: the schema attribute (schema 2, 3) or
