@@ -23,6 +23,7 @@
 //! assert!(s.starts_with("<b>A</b><br>calls: 2<br>total: 8e-08 s<br>self: 8e-08 s"));
 //! ```
 
+use super::fixed_header;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Value};
@@ -75,7 +76,7 @@ pub fn table(run: &Run, opts: &Options, compact: bool) -> Result<Table> {
             .collect();
         return Ok(Table {
             kind: Kind::Callgraph,
-            header: vec!["call_id", "parent_id", "name", "depth"],
+            header: fixed_header(&["call_id", "parent_id", "name", "depth"]),
             rows,
             rows_key: "calls",
             extra: Vec::new(),
@@ -137,7 +138,7 @@ pub fn table(run: &Run, opts: &Options, compact: bool) -> Result<Table> {
         .collect();
     Ok(Table {
         kind: Kind::Callgraph,
-        header: vec!["parent", "child"],
+        header: fixed_header(&["parent", "child"]),
         rows,
         rows_key: "edges",
         extra: vec![("regions", Value::Array(regions_json))],

@@ -2,6 +2,7 @@
 //! time bins (seconds from the profile's first call) over the window of the calls, or
 //! `--start-time`/`--end-time`; calls shorter than `--min-duration` left out.
 
+use super::fixed_header;
 use super::{first_start, linspace, ranks_or_all, regions, Cell, Options, Run, Table};
 use crate::analysis::{Error, Result};
 use crate::schema::Region;
@@ -115,13 +116,13 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
     }
     Ok(Table {
         kind: super::Kind::Density,
-        header: vec![
+        header: fixed_header(&[
             "file",
             "region",
             "bin_start_seconds",
             "bin_end_seconds",
             "occupied_seconds",
-        ],
+        ]),
         rows,
         rows_key: "points",
         extra: Vec::new(),

@@ -4,6 +4,7 @@
 //! `--stack-children` ([`stacked`]) each bar is split into the region's own time and the
 //! time of each region called from it.
 
+use super::fixed_header;
 use crate::sort::SortSlice;
 use std::collections::{BTreeMap, HashMap};
 
@@ -355,7 +356,7 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
             .collect();
     Ok(Table {
         kind: super::Kind::Durations,
-        header: vec!["file", "region", "metric", "value_seconds"],
+        header: fixed_header(&["file", "region", "metric", "value_seconds"]),
         rows,
         rows_key: "bars",
         extra: vec![
@@ -390,7 +391,7 @@ fn stacked_table(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Table> {
         .collect();
     Ok(Table {
         kind: super::Kind::Durations,
-        header: vec!["file", "region", "metric", "segment", "value_seconds"],
+        header: fixed_header(&["file", "region", "metric", "segment", "value_seconds"]),
         rows,
         rows_key: "bars",
         extra: vec![
@@ -452,7 +453,7 @@ pub fn table_runs(
                 .collect();
             tables.push(Table {
                 kind: super::Kind::Durations,
-                header: vec!["file", "region", "metric", "value_seconds"],
+                header: fixed_header(&["file", "region", "metric", "value_seconds"]),
                 rows,
                 rows_key: "bars",
                 extra: vec![

@@ -6,6 +6,7 @@
 //! the order the paths first appear, and lays them end to end from 0, children from their
 //! parent's start. A rank whose calls do not nest fails the export, as in the reference.
 
+use super::fixed_header;
 use crate::sort::SortSlice;
 use std::collections::HashMap;
 
@@ -271,7 +272,7 @@ pub fn table(kind: Kind, runs: &[Run], labels: &[String], opts: &Options) -> Res
     }
     Ok(Table {
         kind,
-        header,
+        header: fixed_header(&header),
         rows,
         rows_key: "calls",
         extra,

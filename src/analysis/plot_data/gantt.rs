@@ -5,6 +5,7 @@
 //! ([`calltree::build`] over every region, so filters do not change it), the regions'
 //! colours and each file's rank count.
 
+use super::fixed_header;
 use std::collections::HashMap;
 
 use super::durations::rank_row;
@@ -112,7 +113,7 @@ pub fn table(run: &Run, opts: &Options, json: bool) -> Result<Table> {
             .collect();
     Ok(Table {
         kind: Kind::Gantt,
-        header,
+        header: fixed_header(&header),
         rows,
         rows_key: "intervals",
         extra: vec![

@@ -5,6 +5,7 @@
 //! The calls are read twice, a row at a time: once for the range, once to count. Holding
 //! every duration (8 bytes a call) would take 488 MiB on a profile of 64 M calls.
 
+use super::fixed_header;
 use super::{each_duration, linspace, region_colors, regions, rows, Cell, Options, Run, Table};
 use crate::analysis::{Error, Result};
 
@@ -101,14 +102,14 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
         .collect();
     Ok(Table {
         kind: super::Kind::Histogram,
-        header: vec![
+        header: fixed_header(&[
             "file",
             "region",
             "bin_low_seconds",
             "bin_high_seconds",
             "bin_center_seconds",
             "count",
-        ],
+        ]),
         rows,
         rows_key: "bins",
         extra: vec![("colors", region_colors(&names))],

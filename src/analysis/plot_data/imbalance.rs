@@ -1,6 +1,7 @@
 //! `imbalance_data`: a duration statistic (`--metric` avg, min, max or total) of each region
 //! on each selected rank that called it, ranks ascending, with its mean over those ranks.
 
+use super::fixed_header;
 use super::{
     durations, ranks_or_all, region_colors, regions, rows_by_rank, statistic, Cell, Metric,
     Options, Run, Table,
@@ -81,13 +82,13 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
         .collect();
     Ok(Table {
         kind: super::Kind::Imbalance,
-        header: vec![
+        header: fixed_header(&[
             "file",
             "region",
             "rank",
             "value_seconds",
             "mean_over_ranks_seconds",
-        ],
+        ]),
         rows,
         rows_key: "points",
         extra: vec![

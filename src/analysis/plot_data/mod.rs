@@ -29,6 +29,7 @@ pub mod write;
 pub use write::{py_float, write_csv, write_json};
 
 use crate::sort::SortSlice;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::events::RowSource;
@@ -241,11 +242,16 @@ pub enum Cell {
     Float(f64),
 }
 
+/// A header of fixed names.
+fn fixed_header(list: &[&'static str]) -> Vec<Cow<'static, str>> {
+    list.iter().map(|&n| Cow::Borrowed(n)).collect()
+}
+
 /// What a kind exports: the CSV's header and rows, and the JSON document's other keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     pub kind: Kind,
-    pub header: Vec<&'static str>,
+    pub header: Vec<Cow<'static, str>>,
     pub rows: Vec<Vec<Cell>>,
     /// The key of the rows in the JSON document (`bars`, `bins`, `points`).
     pub rows_key: &'static str,

@@ -1,6 +1,7 @@
 //! `rank_heatmap_data`: the total duration of each region on each selected rank (0 where
 //! the rank never entered it), regions in the profile's order, ranks within each region.
 
+use super::fixed_header;
 use super::{durations, ranks_or_all, regions, rows_by_rank, Cell, Options, Run, Table};
 use crate::analysis::numeric;
 use crate::analysis::{Error, Result};
@@ -64,7 +65,7 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
     }
     Ok(Table {
         kind: super::Kind::RankHeatmap,
-        header: vec!["file", "rank", "region", "total_duration_seconds"],
+        header: fixed_header(&["file", "rank", "region", "total_duration_seconds"]),
         rows,
         rows_key: "points",
         extra: Vec::new(),

@@ -60,7 +60,11 @@ pub fn table(kind: Kind, runs: &[Run], opts: &Options, field: &str) -> Result<Ta
     let x_field = table.axis.field().to_string();
     Ok(Table {
         kind,
-        header: vec!["region", leak(x_field.clone()), which.y_key()],
+        header: vec![
+            "region".into(),
+            x_field.clone().into(),
+            which.y_key().into(),
+        ],
         rows,
         rows_key: "points",
         extra: vec![
@@ -75,15 +79,4 @@ pub fn table(kind: Kind, runs: &[Run], opts: &Options, field: &str) -> Result<Ta
             ),
         ],
     })
-}
-
-/// A header's name that is a metadata key (the table's header names are static).
-fn leak(name: String) -> &'static str {
-    match name.as_str() {
-        "num_ranks" => "num_ranks",
-        "num_nodes" => "num_nodes",
-        "omp_num_threads" => "omp_num_threads",
-        "total_cores" => "total_cores",
-        _ => Box::leak(name.into_boxed_str()),
-    }
 }

@@ -2,6 +2,7 @@
 //! the mean start (seconds from the profile's first call), the mean, min and max duration,
 //! and how many ranks made an i-th call.
 
+use super::fixed_header;
 use super::{first_start, region_colors, regions, Cell, Options, Run, Table};
 use crate::analysis::numeric;
 use crate::analysis::{Error, Result};
@@ -91,7 +92,7 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
         .collect();
     Ok(Table {
         kind: super::Kind::Timeseries,
-        header: vec![
+        header: fixed_header(&[
             "file",
             "region",
             "call_index",
@@ -100,7 +101,7 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
             "min_duration_seconds",
             "max_duration_seconds",
             "num_ranks",
-        ],
+        ]),
         rows,
         rows_key: "points",
         extra: vec![("colors", region_colors(&names))],
