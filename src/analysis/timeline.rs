@@ -291,20 +291,10 @@ impl RankIndex {
         let edges = view.edges();
         match self.mode {
             Mode::Unread => {
-                let rows = profile.regions.iter().enumerate().filter(|(id, r)| {
-                    self.keep.get(*id).copied().unwrap_or(false)
-                        && r.rank(self.rank).is_some_and(|row| row.calls() > 0)
-                });
-                let rows: Vec<usize> = rows.map(|(id, _)| id).collect();
-                let lanes = rows.iter().any(|&id| {
-                    profile.regions[id]
-                        .rank(self.rank)
-                        .is_some_and(|row| source.has_lanes(row))
-                });
-                if lanes {
+                let Some(rows) = self.streamable_rows(profile, source) else {
                     self.mode = Mode::Whole;
                     return self.whole(profile, source, &edges);
-                }
+                };
                 self.rows = rows
                     .into_iter()
                     .map(|region| Row {
@@ -432,6 +422,24 @@ impl RankIndex {
         Ok((summary, pass))
     }
 
+    /// The kept regions with calls on this rank, or `None` when one of them has thread
+    /// lanes: those are read whole, not streamed.
+    fn streamable_rows(&self, profile: &Profile, source: &dyn RowSource) -> Option<Vec<usize>> {
+        let rows: Vec<usize> = (profile.regions.iter().enumerate())
+            .filter(|(id, r)| {
+                self.keep.get(*id).copied().unwrap_or(false)
+                    && r.rank(self.rank).is_some_and(|row| row.calls() > 0)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        let lanes = rows.iter().any(|&id| {
+            profile.regions[id]
+                .rank(self.rank)
+                .is_some_and(|row| source.has_lanes(row))
+        });
+        (!lanes).then_some(rows)
+    }
+
     /// Every call of the rank once, in the order of [`calltree::build`](super::calltree::build)
     /// (by start, the longer first, then by region), each given to `each` with its nesting
     /// depth (the top level 0): how the first read goes, and what it learnt of the rank. A
@@ -450,22 +458,10 @@ impl RankIndex {
         if self.mode != Mode::Unread {
             return Ok(None);
         }
-        let rows: Vec<usize> = (profile.regions.iter().enumerate())
-            .filter(|(id, r)| {
-                self.keep.get(*id).copied().unwrap_or(false)
-                    && r.rank(self.rank).is_some_and(|row| row.calls() > 0)
-            })
-            .map(|(id, _)| id)
-            .collect();
-        let lanes = rows.iter().any(|&id| {
-            profile.regions[id]
-                .rank(self.rank)
-                .is_some_and(|row| source.has_lanes(row))
-        });
-        if lanes {
+        let Some(rows) = self.streamable_rows(profile, source) else {
             self.mode = Mode::Whole;
             return Ok(None);
-        }
+        };
         self.rows = rows
             .into_iter()
             .map(|region| Row {
