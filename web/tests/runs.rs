@@ -7,7 +7,7 @@ mod support;
 use serde_json::json;
 use sp::analysis::compare::{nway, DiffOptions, DiffOrder, Metric};
 use sp::analysis::report::Format;
-use sp::analysis::runs::{self, RunsOptions, RunsTable};
+use sp::analysis::runs::{self, Run, RunsOptions, RunsTable};
 use sp::analysis::Selection;
 use sp::hdf5lite::reader::File;
 use sp::text::Show;
@@ -21,6 +21,17 @@ const FILES: [(&str, &str); 3] = [
     ("m.h5", "tests/golden/mixed/expected/merged.h5"),
 ];
 
+/// The three files read as `sp runs` and `sp diff` read them for `metric`.
+fn read_runs(metric: Metric) -> Vec<Run> {
+    FILES
+        .iter()
+        .map(|(name, path)| {
+            let file = File::open(golden(path)).unwrap();
+            runs::read(name, &file, &Selection::all(), metric).unwrap()
+        })
+        .collect()
+}
+
 /// What `sp runs c.h5 f.h5 m.h5 --format FORMAT` with these options prints.
 fn cli(
     format: Format,
@@ -30,13 +41,7 @@ fn cli(
     group_by: Option<&str>,
     changes: Option<usize>,
 ) -> String {
-    let runs: Vec<_> = FILES
-        .iter()
-        .map(|(name, path)| {
-            let file = File::open(golden(path)).unwrap();
-            runs::read(name, &file, &Selection::all(), metric).unwrap()
-        })
-        .collect();
+    let runs = read_runs(metric);
     let options = RunsOptions {
         baseline,
         regions: region.map(|r| Selection::new(Some(r), None, None).unwrap()),
@@ -60,13 +65,7 @@ fn cli(
 
 /// What `sp diff c.h5 f.h5 m.h5 --baseline B --metric M --sort O --format FORMAT` prints.
 fn cli_diff(format: Format, metric: Metric, baseline: usize, order: DiffOrder) -> String {
-    let runs: Vec<_> = FILES
-        .iter()
-        .map(|(name, path)| {
-            let file = File::open(golden(path)).unwrap();
-            runs::read(name, &file, &Selection::all(), metric).unwrap()
-        })
-        .collect();
+    let runs = read_runs(metric);
     let options = DiffOptions {
         metric,
         order,
