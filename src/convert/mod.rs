@@ -16,7 +16,8 @@
 //!    reads its units' calls again and writes their event columns at their offsets, or,
 //!    with compression, packs them into chunks that a [`ChunkAppender`] appends in unit
 //!    order.
-//! 4. [`Conversion::finish`] writes the summaries and returns the rows' totals.
+//! 4. [`Conversion::finish`] writes the summaries (gathered in a [`Tally`]) and returns the
+//!    rows' totals.
 //!
 //! Inputs are read through [`Sources`] (any [`ReadAt`]), the output is any [`WriteAt`];
 //! nothing here touches files, threads or a terminal.
@@ -66,7 +67,7 @@ pub use crate::hdf5lite::filters::Deflate;
 pub use calls::Worker;
 pub use error::Error;
 pub use pack::{ChunkAppender, PackedUnit};
-pub use pass2::{Conversion, Converted, RowTotal, UnitDone, UnitStats};
+pub use pass2::{Conversion, Converted, RowTotal, Tally, UnitDone, UnitStats};
 pub use plan::{Options, Plan};
 pub use profile::scan_profile;
 pub use scan::{scan_trace, Scan, ScannedInput, Segment, SegmentJob};
@@ -197,17 +198,17 @@ pub fn convert<S: Sources, W: WriteAt + ?Sized>(
     scan.join(done);
     let conversion = Plan::new(scan, options)?.write_head(out)?;
     let mut appender = conversion.appender();
-    let mut stats = Vec::with_capacity(conversion.units());
+    let mut tally = conversion.tally();
     for job in conversion.jobs() {
         conversion.run_units(job, sources, &mut worker, out, |_, done, out| {
             if let (Some(packed), Some(appender)) = (done.packed, appender.as_mut()) {
                 appender.append(packed, out)?;
             }
-            stats.push(done.stats);
+            tally.add(done.stats);
             Ok(())
         })?;
     }
-    conversion.finish(stats, appender, out)
+    conversion.finish(tally, appender, out)
 }
 
 #[cfg(test)]

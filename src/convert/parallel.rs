@@ -12,7 +12,7 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use super::{
     ChunkAppender, Converted, Error, Input, InputKind, Options, PackedUnit, Plan, Scan,
-    ScannedInput, Shard, Sources, UnitStats, Worker,
+    ScannedInput, Shard, Sources, Worker,
 };
 use crate::io::file::{FileSink, LocalFile};
 use crate::io::inputs::InputsError;
@@ -261,7 +261,8 @@ pub fn convert_files(
         Ok(())
     };
     let writing = AtomicBool::new(true);
-    let stats: Vec<Vec<UnitStats>> = std::thread::scope(|scope| {
+    let tally = Mutex::new(conversion.tally());
+    std::thread::scope(|scope| {
         // Flush to disk while writing, so the final sync of the commit has little left.
         let flusher = scope.spawn(|| {
             while writing.load(Ordering::Relaxed) {
@@ -272,10 +273,9 @@ pub fn convert_files(
             }
         });
         let jobs = conversion.jobs();
-        let stats = run_jobs(jobs.len(), |worker, j| {
-            let mut stats = Vec::new();
+        run_jobs(jobs.len(), |worker, j| {
             if stop.load(Ordering::Relaxed) {
-                return stats;
+                return;
             }
             let mut sink = FileSink(file);
             let result = conversion.run_units(
@@ -288,18 +288,17 @@ pub fn convert_files(
                     if let Some(packed) = done.packed {
                         append(packed)?;
                     }
-                    stats.push(done.stats);
+                    let poisoned = |_| Error::Internal("the tally is poisoned");
+                    tally.lock().map_err(poisoned)?.add(done.stats);
                     Ok(())
                 },
             );
             if let Err(e) = result {
                 fail_with(e);
             }
-            stats
         });
         writing.store(false, Ordering::Relaxed);
         flusher.thread().unpark();
-        stats
     });
     if let Some(e) = failed.into_inner().ok().flatten() {
         return Err(e);
@@ -313,5 +312,8 @@ pub fn convert_files(
         ),
         None => None,
     };
-    conversion.finish(stats.into_iter().flatten(), appender, &mut FileSink(file))
+    let tally = tally
+        .into_inner()
+        .map_err(|_| Error::Internal("the tally is poisoned"))?;
+    conversion.finish(tally, appender, &mut FileSink(file))
 }

@@ -10,7 +10,7 @@ use std::ops::Range;
 use crate::hdf5lite::writer::{DataPlace, Placement};
 use crate::io::WriteAt;
 use crate::schema::read::events::{decode_stored, stored_ints};
-use crate::schema::stats::{exact_total, m2_from_sum, pairwise_sum, SummaryBuilder};
+use crate::schema::stats::{exact_total, m2_from_sum, pairwise_sum, SummaryBuilder, SUMMARY_SIZE};
 use crate::schema::write::encode_events;
 use crate::schema::{MergedRow, Summary};
 
@@ -276,29 +276,38 @@ impl Conversion {
         done(u, UnitDone { stats, packed }, out)
     }
 
+    /// Where the units' statistics gather, in any order, for [`finish`](Self::finish).
+    pub fn tally(&self) -> Tally {
+        Tally {
+            sums: vec![0.0; self.units.slots],
+            // Rows without calls keep the all-zero summary.
+            summaries: vec![0; self.rows.len() * SUMMARY_SIZE],
+            totals: self
+                .rows
+                .iter()
+                .map(|row| RowTotal {
+                    region_id: row.region_id,
+                    calls: row.record.calls,
+                    total_ns: 0,
+                })
+                .collect(),
+        }
+    }
+
     /// Writes the summary records (and, with compression, the remaining chunks and the
-    /// chunk indexes through `appender`, which must have taken every unit).
+    /// chunk indexes through `appender`, which must have taken every unit), given the
+    /// statistics of every unit in `tally`.
     pub fn finish<W: WriteAt + ?Sized>(
         self,
-        stats: impl IntoIterator<Item = UnitStats>,
+        tally: Tally,
         appender: Option<ChunkAppender>,
         out: &mut W,
     ) -> Result<Converted, Error> {
-        let mut sums = vec![0.0f64; self.units.slots];
-        // Rows without calls keep the all-zero summary.
-        let mut small = vec![(Summary::default(), 0i128); self.rows.len()];
-        for unit in stats {
-            for (slot, sum) in unit.partials {
-                if let Some(s) = sums.get_mut(slot) {
-                    *s = sum;
-                }
-            }
-            for (row, summary, total) in unit.rows {
-                if let Some(s) = small.get_mut(row) {
-                    *s = (summary, total);
-                }
-            }
-        }
+        let Tally {
+            sums,
+            mut summaries,
+            mut totals,
+        } = tally;
         match (&self.columns, appender) {
             (Columns::Packed(packer), Some(appender)) => {
                 if appender.next_unit() != self.units() {
@@ -310,37 +319,67 @@ impl Conversion {
             _ => return Err(Error::Internal("the appender does not match the columns")),
         }
         // Summaries last: m2 of the large rows from their pieces.
-        let mut summaries = Vec::with_capacity(self.rows.len() * 88);
-        let mut totals = Vec::with_capacity(self.rows.len());
-        for ((row, plan), small) in self.rows.iter().zip(&self.units.m2_plans).zip(&small) {
-            let record = &row.record;
-            let (summary, total_ns) = match plan {
-                Some((plan, first)) => {
-                    let end = first + plan.ranges.len();
-                    let parts = sums.get(*first..end).unwrap_or_default();
-                    let m2 = m2_from_sum(plan.combine(parts), record.calls);
-                    (
-                        Summary {
-                            m2,
-                            ..record.summary
-                        },
-                        record.total_ns,
-                    )
-                }
-                None => *small,
+        let large = self.rows.iter().zip(&self.units.m2_plans).enumerate();
+        for (i, (row, plan)) in large {
+            let (Some((plan, first)), Some(large)) = (plan, row.record.large.as_deref()) else {
+                continue;
             };
-            summaries.extend_from_slice(&summary.encode());
-            totals.push(RowTotal {
-                region_id: row.region_id,
-                calls: record.calls,
-                total_ns,
-            });
+            let end = first + plan.ranges.len();
+            let parts = sums.get(*first..end).unwrap_or_default();
+            let m2 = m2_from_sum(plan.combine(parts), row.record.calls);
+            let summary = Summary {
+                m2,
+                ..large.summary
+            };
+            put_row(&mut summaries, &mut totals, i, &summary, large.total_ns);
         }
         write_place(out, self.summaries_at, 0, &summaries)?;
         Ok(Converted {
             region_names: self.region_names,
             rows: totals,
         })
+    }
+}
+
+/// The units' statistics gathered: the m2 partial sums of large rows' pieces, and every
+/// row's summary record and total as they are known. Units add theirs as they complete, so
+/// a run of a million rows holds one summary record per row, not the units' lists too.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    sums: Vec<f64>,
+    summaries: Vec<u8>,
+    totals: Vec<RowTotal>,
+}
+
+impl Tally {
+    /// Adds one unit's statistics.
+    pub fn add(&mut self, stats: UnitStats) {
+        for (slot, sum) in stats.partials {
+            if let Some(s) = self.sums.get_mut(slot) {
+                *s = sum;
+            }
+        }
+        for (row, summary, total) in stats.rows {
+            put_row(&mut self.summaries, &mut self.totals, row, &summary, total);
+        }
+    }
+}
+
+/// Stores the summary record and exact total of row `row`.
+fn put_row(
+    summaries: &mut [u8],
+    totals: &mut [RowTotal],
+    row: usize,
+    summary: &Summary,
+    total_ns: i128,
+) {
+    let at = row * SUMMARY_SIZE;
+    if let (Some(record), Some(t)) = (
+        summaries.get_mut(at..at + SUMMARY_SIZE),
+        totals.get_mut(row),
+    ) {
+        record.copy_from_slice(&summary.encode());
+        t.total_ns = total_ns;
     }
 }
 
@@ -368,7 +407,7 @@ fn piece_stats(
     match m2_slot {
         Some(slot) => {
             let durations = starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s));
-            let sum = m2_partial(record.summary.mean, durations, &mut bufs.squares);
+            let sum = m2_partial(record.mean(), durations, &mut bufs.squares);
             stats.partials.push((slot, sum));
         }
         None => stats
@@ -392,7 +431,7 @@ fn copied_stats(
     match piece.m2_slot {
         Some(slot) => {
             let durations = stored_ints(durations);
-            let sum = m2_partial(record.summary.mean, durations, &mut bufs.squares);
+            let sum = m2_partial(record.mean(), durations, &mut bufs.squares);
             stats.partials.push((slot, sum));
         }
         None => {

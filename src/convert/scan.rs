@@ -27,14 +27,22 @@ pub(crate) struct Record {
     pub calls: u64,
     pub first_start: Option<i64>,
     pub min_start: Option<i64>,
-    /// Rows over one block: complete but `m2` (pass 2 adds it). Others: made in pass 2.
-    pub summary: Summary,
-    /// Exact total duration (rows over one block), for the printed table.
-    pub total_ns: i128,
+    /// What pass 1 summarised of a row over one block; other rows are summarised in pass 2.
+    /// Boxed, as most rows are small and a run holds a million of them.
+    pub large: Option<Box<LargeRow>>,
     /// Which input, and where the calls lie there.
     pub input: usize,
     pub at: CallsAt,
-    /// Rows of start deltas over one block: the start before each of pass 2's pieces.
+}
+
+/// Pass 1's statistics of a row over one block.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LargeRow {
+    /// Complete but `m2` (pass 2 adds it).
+    pub summary: Summary,
+    /// Exact total duration, for the printed table.
+    pub total_ns: i128,
+    /// Rows of start deltas: the start before each of pass 2's pieces.
     pub starts_before: Vec<(u64, i64)>,
 }
 
@@ -49,20 +57,25 @@ impl Record {
             calls,
             first_start: None,
             min_start: None,
-            summary: Summary::default(),
-            total_ns: 0,
+            large: None,
             input,
             at,
-            starts_before: Vec::new(),
         }
     }
 
     /// The start of call `lo - 1`, where pass 1 recorded it.
     pub fn start_before(&self, lo: u64) -> Option<i64> {
-        self.starts_before
+        self.large
+            .as_ref()?
+            .starts_before
             .iter()
             .find(|(at, _)| *at == lo)
             .map(|(_, start)| *start)
+    }
+
+    /// The mean duration pass 1 found (rows over one block; 0 for others).
+    pub fn mean(&self) -> f64 {
+        self.large.as_ref().map_or(0.0, |l| l.summary.mean)
     }
 
     /// Whether the row is summarised in one job: start deltas over one block.
@@ -352,11 +365,14 @@ impl Scan {
         let Some(record) = scanned.records.get_mut(job.record) else {
             return;
         };
-        record.first_start = segment.first_start;
-        record.total_ns = segment.total_ns;
-        record.starts_before = segment.starts_before;
         // m2 comes in pass 2.
-        record.summary = segment.builder.finish(0.0);
-        record.min_start = Some(record.summary.start_minimum);
+        let summary = segment.builder.finish(0.0);
+        record.first_start = segment.first_start;
+        record.min_start = Some(summary.start_minimum);
+        record.large = Some(Box::new(LargeRow {
+            summary,
+            total_ns: segment.total_ns,
+            starts_before: segment.starts_before,
+        }));
     }
 }

@@ -141,14 +141,14 @@ fn reversed(inputs: &[Input], bytes: &[Vec<u8>], options: &Options) -> (Vec<u8>,
         .unwrap();
     let mut appender = conversion.appender();
     let mut ready = BTreeMap::new();
-    let mut stats = Vec::new();
+    let mut tally = conversion.tally();
     for job in conversion.jobs().into_iter().rev() {
         conversion
             .run_units(job, &sources, &mut worker, &mut out, |_, done, _| {
                 if let Some(packed) = done.packed {
                     ready.insert(packed.unit(), packed);
                 }
-                stats.push(done.stats);
+                tally.add(done.stats);
                 Ok(())
             })
             .unwrap();
@@ -158,7 +158,7 @@ fn reversed(inputs: &[Input], bytes: &[Vec<u8>], options: &Options) -> (Vec<u8>,
             appender.append(packed, &mut out).unwrap();
         }
     }
-    let converted = conversion.finish(stats, appender, &mut out).unwrap();
+    let converted = conversion.finish(tally, appender, &mut out).unwrap();
     (out, converted)
 }
 
