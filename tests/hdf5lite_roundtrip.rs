@@ -257,7 +257,7 @@ fn item() -> impl Strategy<Value = Item> {
                     .map(|(&b, t)| element(&k, b, t, &mut bytes))
                     .collect();
                 let data = match k {
-                    Kind::Vlen => Data::VlenStrings(texts),
+                    Kind::Vlen => Data::strings(&texts),
                     _ => Data::Fixed(bytes),
                 };
                 Item {

@@ -12,12 +12,12 @@ use crate::io::WriteAt;
 use crate::schema::read::events::{decode_stored, stored_ints};
 use crate::schema::stats::{exact_total, m2_from_sum, pairwise_sum, SummaryBuilder, SUMMARY_SIZE};
 use crate::schema::write::encode_events;
-use crate::schema::{MergedRow, Summary};
+use crate::schema::Summary;
 
 use super::calls::{Buffers, CallsAt, Worker};
 use super::error::Error;
 use super::pack::{ChunkAppender, PackedUnit, Packer};
-use super::plan::{Piece, Plan, Unit, Units};
+use super::plan::{Piece, Plan, PlannedRow, Unit, Units};
 use super::scan::Record;
 use super::Sources;
 
@@ -40,7 +40,7 @@ enum Columns {
 pub struct Conversion {
     names: Vec<String>,
     region_names: Vec<String>,
-    rows: Vec<MergedRow<Record>>,
+    rows: Vec<PlannedRow>,
     units: Units,
     placement: Placement,
     summaries_at: DataPlace,
@@ -84,7 +84,9 @@ impl Plan {
     pub fn write_head<W: WriteAt + ?Sized>(self, out: &mut W) -> Result<Conversion, Error> {
         let Plan {
             names,
-            merged,
+            metadata: _,
+            region_names,
+            rows,
             writer,
             deferred,
             compress,
@@ -110,8 +112,8 @@ impl Plan {
         };
         Ok(Conversion {
             names,
-            region_names: merged.region_names,
-            rows: merged.rows,
+            region_names,
+            rows,
             units,
             placement,
             summaries_at,

@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use crate::hdf5lite::filters::Deflate;
 use crate::hdf5lite::FileWriter;
 use crate::schema::likwid::{self, LikwidByRank};
+use crate::schema::metadata::Metadata;
 use crate::schema::native::{into_ranks, sort_regions, RegionRanks};
 use crate::schema::stats::PairwisePlan;
 use crate::schema::write::{to_hdf5_deferred, DeferredColumns, RowHead};
-use crate::schema::{Merged, Merger};
+use crate::schema::Merger;
 
 use super::error::Error;
 use super::scan::{Content, Record, Scan, ScannedInput};
@@ -119,10 +120,20 @@ pub(crate) struct Units {
     pub slots: usize,
 }
 
+/// A row as pass 2 needs it: its region and where its calls are. The merge's name and
+/// the index's source location are dropped once the file is laid out.
+#[derive(Debug)]
+pub(crate) struct PlannedRow {
+    pub region_id: u32,
+    pub record: Record,
+}
+
 /// The conversion planned: rows in file order, the file's layout, the pass-2 units.
 pub struct Plan {
     pub(crate) names: Vec<String>,
-    pub(crate) merged: Merged<Record>,
+    pub(crate) metadata: Metadata,
+    pub(crate) region_names: Vec<String>,
+    pub(crate) rows: Vec<PlannedRow>,
     pub(crate) writer: FileWriter,
     pub(crate) deferred: DeferredColumns,
     pub(crate) compress: Option<Deflate>,
@@ -134,7 +145,7 @@ impl Plan {
     /// region references, which would point into an input), left out, with the reason:
     /// a front end shows them as warnings.
     pub fn left_out(&self) -> Vec<crate::schema::metadata::LeftOut> {
-        crate::schema::metadata::left_out(&self.merged.metadata)
+        crate::schema::metadata::left_out(&self.metadata)
     }
 
     /// Applies the merge rules to pass 1's results, input by input in order: the first
@@ -224,11 +235,25 @@ impl Plan {
         )
         .map_err(Error::Layout)?;
         likwid::write(&mut writer, &likwid).map_err(Error::Layout)?;
+        drop(heads);
         let calls: Vec<u64> = merged.rows.iter().map(|r| r.record.calls).collect();
+        let rows = merged
+            .rows
+            .into_iter()
+            .map(|r| PlannedRow {
+                region_id: r.region_id,
+                record: Record {
+                    name: String::new(),
+                    ..r.record
+                },
+            })
+            .collect();
         Ok(Plan {
             names,
             units: plan_units(&calls),
-            merged,
+            metadata: merged.metadata,
+            region_names: merged.region_names,
+            rows,
             writer,
             deferred,
             compress: options.compress,
@@ -237,7 +262,7 @@ impl Plan {
 
     /// Region names by id.
     pub fn region_names(&self) -> &[String] {
-        &self.merged.region_names
+        &self.region_names
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::calls::{CallReader, CallsAt, HeldCalls, TimeColumns, Worker};
 use super::error::Error;
-use super::scan::{read_small_rows, Content, Record, ScannedInput};
+use super::scan::{read_small_rows, Content, Record, ScannedInput, Source};
 use super::shard::Part;
 use super::BLOCK;
 use crate::hdf5lite::reader::File;
@@ -151,9 +151,7 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
             };
             rows.push((row.rank, records.len()));
             records.push(Record {
-                source_file: row.source_file,
-                source_line: row.source_line,
-                source_text: row.source_text,
+                source: Source::boxed(row.source_file, row.source_line, row.source_text),
                 ..Record::new(input, region.name.clone(), calls, at)
             });
         }

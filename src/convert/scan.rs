@@ -21,9 +21,9 @@ use crate::trace::{self, IndexError};
 #[derive(Debug, Clone)]
 pub(crate) struct Record {
     pub name: String,
-    pub source_file: Option<String>,
-    pub source_line: Option<i64>,
-    pub source_text: Option<String>,
+    /// Where the region is in the source, moved to the merged row; boxed, as a run holds a
+    /// million records and the merge takes it out of each.
+    pub source: Option<Box<Source>>,
     pub calls: u64,
     pub first_start: Option<i64>,
     pub min_start: Option<i64>,
@@ -33,6 +33,26 @@ pub(crate) struct Record {
     /// Which input, and where the calls lie there.
     pub input: usize,
     pub at: CallsAt,
+}
+
+/// Source file, line and text as an input gives them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Source {
+    pub file: Option<String>,
+    pub line: Option<i64>,
+    pub text: Option<String>,
+}
+
+impl Source {
+    /// The location, boxed, or `None` when nothing is known.
+    pub fn boxed(
+        file: Option<String>,
+        line: Option<i64>,
+        text: Option<String>,
+    ) -> Option<Box<Source>> {
+        (file.is_some() || line.is_some() || text.is_some())
+            .then(|| Box::new(Source { file, line, text }))
+    }
 }
 
 /// Pass 1's statistics of a row over one block.
@@ -51,9 +71,7 @@ impl Record {
     pub fn new(input: usize, name: String, calls: u64, at: CallsAt) -> Record {
         Record {
             name,
-            source_file: None,
-            source_line: None,
-            source_text: None,
+            source: None,
             calls,
             first_start: None,
             min_start: None,
@@ -102,11 +120,9 @@ impl RegionRecord for Record {
     }
 
     fn take_source(&mut self) -> (Option<String>, Option<i64>, Option<String>) {
-        (
-            self.source_file.take(),
-            self.source_line,
-            self.source_text.take(),
-        )
+        self.source
+            .take()
+            .map_or((None, None, None), |s| (s.file, s.line, s.text))
     }
 }
 
@@ -180,8 +196,7 @@ pub fn scan_trace<R: ReadAt + ?Sized, W: ReadAt>(
                 endian: index.endian,
             };
             Record {
-                source_file: r.source_file,
-                source_line: r.source_line.map(i64::from),
+                source: Source::boxed(r.source_file, r.source_line.map(i64::from), None),
                 ..Record::new(input, r.name, r.calls, at)
             }
         })

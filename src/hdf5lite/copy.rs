@@ -51,7 +51,7 @@ pub fn copy<R: ReadAt>(file: &File<R>, keep: &dyn Fn(&str) -> bool) -> Result<Fi
                         .shape()
                         .ok_or_else(|| Error::unsupported("a null dataspace").in_object(&path))?;
                     let data = if is_vlen_string(&datatype) {
-                        Data::VlenStrings(dataset.read_strings()?)
+                        Data::strings(&dataset.read_strings()?)
                     } else if datatype.is_variable_length() {
                         return Err(
                             Error::unsupported("variable-length data other than strings")
@@ -88,7 +88,7 @@ fn copy_attributes<R: ReadAt>(
             .ok_or_else(|| Error::unsupported("a null dataspace").in_object(at()))?;
         let data = if is_vlen_string(&datatype) {
             let strings = match attribute.value(file)? {
-                Value::String(s) => vec![s],
+                Value::String(s) => [s].into_iter().collect(),
                 Value::Array(items) => items
                     .into_iter()
                     .map(|v| match v {
@@ -153,7 +153,7 @@ mod tests {
             "label",
             strings(),
             Shape::Scalar,
-            Data::VlenStrings(vec!["run".into()]),
+            Data::strings(&["run"]),
         )
         .unwrap();
         let index = w.create_group(FileWriter::ROOT, "index").unwrap();
@@ -180,7 +180,7 @@ mod tests {
             "names",
             strings(),
             Shape::Simple(vec![2]),
-            Data::VlenStrings(vec!["a".into(), "bé".into()]),
+            Data::strings(&["a", "bé"]),
             StorageLayout::Contiguous,
         )
         .unwrap();

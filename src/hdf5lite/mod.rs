@@ -33,6 +33,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
 pub use model::{
     ByteOrder, CharSet, CompoundMember, Data, Datatype, EnumMember, Shape, StrPad, StringLength,
+    Strings,
 };
 pub use writer::{
     ChunkPlan, Chunking, DataPlace, FileWriter, ObjectId, Placement, StorageLayout, StoredChunk,

@@ -257,7 +257,52 @@ pub enum Data {
     /// Fixed-size elements, already encoded in the datatype's byte order, back to back.
     Fixed(Vec<u8>),
     /// One string per element, for a variable-length string datatype.
-    VlenStrings(Vec<String>),
+    VlenStrings(Strings),
+}
+
+/// Strings packed in one buffer: a column of a million short strings costs their bytes and
+/// an offset each rather than a `String` (and an allocation) each.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Strings {
+    text: String,
+    /// Where each string ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Strings {
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no strings.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Appends `s`.
+    pub fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+    }
+
+    /// The strings in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Strings {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut strings = Strings::default();
+        for s in iter {
+            strings.push(s.as_ref());
+        }
+        strings
+    }
 }
 
 impl Data {
@@ -291,13 +336,25 @@ impl Data {
 
     /// Variable-length strings.
     pub fn strings<S: AsRef<str>>(values: &[S]) -> Data {
-        Data::VlenStrings(values.iter().map(|s| s.as_ref().to_owned()).collect())
+        Data::VlenStrings(values.iter().collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_pack_and_come_back_in_order() {
+        let strings: Strings = ["main.c", "", "[]", "é"].into_iter().collect();
+        assert_eq!(strings.len(), 4);
+        assert_eq!(
+            strings.iter().collect::<Vec<_>>(),
+            ["main.c", "", "[]", "é"]
+        );
+        assert!(Strings::default().is_empty());
+        assert_eq!(Strings::default().iter().count(), 0);
+    }
 
     #[test]
     fn element_sizes() {

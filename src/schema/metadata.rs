@@ -47,11 +47,7 @@ impl MetaValue {
     /// [`Unsupported`](MetaValue::Unsupported) one.
     pub fn to_attribute(&self) -> Option<(Datatype, Shape, Data)> {
         Some(match self {
-            MetaValue::Str(s) => (
-                Datatype::VLEN_UTF8,
-                Shape::Scalar,
-                Data::VlenStrings(vec![s.clone()]),
-            ),
+            MetaValue::Str(s) => (Datatype::VLEN_UTF8, Shape::Scalar, Data::strings(&[s])),
             MetaValue::Int(v) => (Datatype::I64, Shape::Scalar, Data::i64s(&[*v])),
             MetaValue::Float(v) => (Datatype::F64, Shape::Scalar, Data::f64s(&[*v])),
             MetaValue::Bool(v) => (
@@ -62,7 +58,7 @@ impl MetaValue {
             MetaValue::StrList(items) => (
                 Datatype::VLEN_UTF8,
                 Shape::vector(items.len() as u64),
-                Data::VlenStrings(items.clone()),
+                Data::strings(items),
             ),
             MetaValue::Typed(datatype, shape, data)
             | MetaValue::Foreign {
@@ -236,7 +232,7 @@ fn foreign(datatype: &Datatype, shape: &Shape, raw: &[u8], value: &Value) -> Opt
                 _ => None,
             })
             .collect::<Option<Vec<_>>>()?;
-        Data::VlenStrings(strings)
+        Data::strings(&strings)
     } else {
         return None;
     };

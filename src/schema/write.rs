@@ -260,35 +260,36 @@ fn build(
         summaries,
         StorageLayout::Contiguous,
     )?;
-    let strings =
-        |f: &dyn Fn(&RowHead<'_>) -> String| Data::VlenStrings(rows.iter().map(f).collect());
+    let strings = |f: &dyn for<'r> Fn(&'r RowHead<'_>) -> &'r str| {
+        Data::VlenStrings(rows.iter().map(f).collect())
+    };
     dataset(
         &mut w,
         index,
         names::index::SOURCE_FILES.name,
         Datatype::VLEN_UTF8,
-        strings(&|r| r.source_file.to_owned()),
+        strings(&|r| r.source_file),
     )?;
     dataset(
         &mut w,
         index,
         names::index::SOURCE_TEXTS.name,
         Datatype::VLEN_UTF8,
-        strings(&|r| r.source_text.to_owned()),
+        strings(&|r| r.source_text),
     )?;
     dataset(
         &mut w,
         index,
         names::index::TAGS.name,
         Datatype::VLEN_UTF8,
-        strings(&|_| "[]".into()),
+        strings(&|_| "[]"),
     )?;
     dataset(
         &mut w,
         index,
         names::index::EVENT_METADATA.name,
         Datatype::VLEN_UTF8,
-        strings(&|_| "[]".into()),
+        strings(&|_| "[]"),
     )?;
 
     let group = w.create_group(root, names::EVENTS.name)?;

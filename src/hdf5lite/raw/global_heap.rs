@@ -146,25 +146,84 @@ impl GlobalHeapCollection {
     pub fn encode(&self, e: &mut Encoder) {
         let size = self.encoded_size();
         let start = e.len();
-        e.bytes(GCOL);
-        e.bytes(&[1, 0, 0, 0]);
-        e.length(size);
+        encode_head(e, size);
         for o in &self.objects {
-            e.u16(o.index);
-            e.u16(o.reference_count);
-            e.u32(0);
-            e.length(o.data.len() as u64);
-            e.bytes(&o.data);
-            e.zeros(pad8(o.data.len()));
+            encode_object(e, o.index, o.reference_count, &o.data);
         }
-        let used = (e.len() - start) as u64;
-        let free = size - used;
-        e.u16(0);
-        e.u16(0);
-        e.u32(0);
-        e.length(free);
-        e.zeros((free - HEADER_SIZE) as usize);
+        encode_free_space(e, size, (e.len() - start) as u64);
     }
+}
+
+/// A collection encoded as its objects are added (indices from 1, reference count 0), for
+/// a writer of many small objects: a million strings cost their encoded bytes rather than
+/// a [`HeapObject`] and an allocation each. Encodes as [`GlobalHeapCollection`] does.
+#[derive(Debug, Clone, Default)]
+pub struct CollectionBuilder {
+    /// The objects' encoded bytes, back to back.
+    objects: Encoder,
+    count: u16,
+}
+
+impl CollectionBuilder {
+    /// Objects added.
+    pub fn len(&self) -> usize {
+        usize::from(self.count)
+    }
+
+    /// Whether no object was added.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Adds an object holding `data`; its index, or `None` when the collection has
+    /// `u16::MAX` objects.
+    pub fn push(&mut self, data: &[u8]) -> Option<u16> {
+        let index = self.count.checked_add(1)?;
+        self.count = index;
+        encode_object(&mut self.objects, index, 0, data);
+        Some(index)
+    }
+
+    /// Bytes the encoded collection takes, as [`GlobalHeapCollection::encoded_size`].
+    pub fn encoded_size(&self) -> u64 {
+        (HEADER_SIZE + self.objects.len() as u64 + HEADER_SIZE).max(MIN_COLLECTION_SIZE)
+    }
+
+    /// Encodes as [`GlobalHeapCollection::encode`].
+    pub fn encode(&self, e: &mut Encoder) {
+        let size = self.encoded_size();
+        let start = e.len();
+        encode_head(e, size);
+        e.bytes(self.objects.as_bytes());
+        encode_free_space(e, size, (e.len() - start) as u64);
+    }
+}
+
+/// The collection header: signature, version, collection size.
+fn encode_head(e: &mut Encoder, size: u64) {
+    e.bytes(GCOL);
+    e.bytes(&[1, 0, 0, 0]);
+    e.length(size);
+}
+
+/// One object: index, reference count, reserved, length, data padded to 8 bytes.
+fn encode_object(e: &mut Encoder, index: u16, reference_count: u16, data: &[u8]) {
+    e.u16(index);
+    e.u16(reference_count);
+    e.u32(0);
+    e.length(data.len() as u64);
+    e.bytes(data);
+    e.zeros(pad8(data.len()));
+}
+
+/// The free-space object (index 0) covering what `used` bytes leave of `size`.
+fn encode_free_space(e: &mut Encoder, size: u64, used: u64) {
+    let free = size - used;
+    e.u16(0);
+    e.u16(0);
+    e.u32(0);
+    e.length(free);
+    e.zeros((free - HEADER_SIZE) as usize);
 }
 
 #[cfg(test)]
@@ -212,6 +271,40 @@ mod tests {
         assert_eq!(back.get(3), Some("é".as_bytes()));
         assert_eq!(back.get(2), Some(&b""[..]));
         assert_eq!(back.get(4), None);
+    }
+
+    #[test]
+    fn the_builder_encodes_as_the_collection() {
+        let big = vec![b'x'; 5000];
+        for datas in [
+            &[&b"columnar"[..], b"", "é".as_bytes()][..],
+            &[&big[..]],
+            &[],
+        ] {
+            let mut builder = CollectionBuilder::default();
+            let indices: Vec<_> = datas.iter().map(|d| builder.push(d)).collect();
+            let objects: Vec<_> = (1..).zip(datas.iter()).map(|(i, d)| obj(i, d)).collect();
+            assert_eq!(
+                indices,
+                objects.iter().map(|o| Some(o.index)).collect::<Vec<_>>()
+            );
+            assert_eq!(builder.len(), datas.len());
+            let g = GlobalHeapCollection { objects };
+            assert_eq!(builder.encoded_size(), g.encoded_size());
+            let mut e = Encoder::new(Widths::STANDARD);
+            builder.encode(&mut e);
+            assert_eq!(e.into_bytes(), enc(&g));
+        }
+    }
+
+    #[test]
+    fn a_builder_holds_at_most_u16_max_objects() {
+        let mut builder = CollectionBuilder::default();
+        for _ in 0..u16::MAX {
+            assert!(builder.push(b"").is_some());
+        }
+        assert_eq!(builder.push(b""), None);
+        assert_eq!(builder.len(), usize::from(u16::MAX));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use super::error::{Error, Result};
 use super::model::{CharSet, Data, Datatype, Shape, StringLength};
 use super::raw::btree_v1::{chunk_node_size, ChunkKey, ChunkNode, CHUNK_NODE_CHILDREN};
 use super::raw::cursor::{Encoder, Widths};
-use super::raw::global_heap::{GlobalHeapCollection, HeapObject};
+use super::raw::global_heap::CollectionBuilder;
 use super::raw::messages::{
     datatype, fill_value, Attribute, AttributeInfo, ChunkIndex, DataLayout, Dataspace, FillValue,
     Filter, FilterId, FilterPipeline, GroupInfo, Link, LinkInfo, MessageFlags, MessageType,
@@ -356,7 +356,7 @@ impl FileWriter {
             );
             data_refs.push(match &node.kind {
                 Kind::Dataset { value, .. } => heap.add(&value.data),
-                Kind::Group { .. } => Vec::new(),
+                Kind::Group { .. } => HeapRefs::default(),
             });
         }
 
@@ -451,7 +451,7 @@ impl FileWriter {
                     Data::Fixed(bytes) => put(at, bytes)?,
                     Data::VlenStrings(strings) => {
                         let mut e = Encoder::new(Widths::STANDARD);
-                        for (s, r) in strings.iter().zip(&data_refs[i]) {
+                        for (s, r) in strings.iter().zip(data_refs[i].iter()) {
                             descriptor(&mut e, s.len(), addr.heaps[r.0], r.1);
                         }
                         put(at, e.as_bytes())?;
@@ -473,7 +473,7 @@ impl FileWriter {
         i: usize,
         node: &Node,
         addr: &Addresses,
-        attr_refs: &[Vec<HeapRef>],
+        attr_refs: &[HeapRefs],
     ) -> Result<Vec<u8>> {
         let widths = Widths::STANDARD;
         let mut messages: Vec<(MessageType, u8, Vec<u8>)> = Vec::new();
@@ -585,19 +585,45 @@ fn phase_change(n: usize) -> Option<(u16, u16)> {
 /// (collection number, object index) of one string.
 type HeapRef = (usize, u16);
 
+/// Where the strings of one value went, in order: runs of consecutive objects of one
+/// collection (collection, first index, objects), so a million strings take a few runs.
+#[derive(Debug, Default)]
+struct HeapRefs(Vec<(usize, u16, u16)>);
+
+impl HeapRefs {
+    fn push(&mut self, (collection, index): HeapRef) {
+        match self.0.last_mut() {
+            Some((c, first, n)) if *c == collection && first.checked_add(*n) == Some(index) => {
+                *n += 1;
+            }
+            _ => self.0.push((collection, index, 1)),
+        }
+    }
+
+    /// Each string's place, in order.
+    fn iter(&self) -> impl Iterator<Item = HeapRef> + '_ {
+        self.0
+            .iter()
+            .flat_map(|&(c, first, n)| (0..n).map(move |k| (c, first + k)))
+    }
+}
+
 #[derive(Debug, Default)]
 struct HeapPlan {
-    collections: Vec<GlobalHeapCollection>,
+    collections: Vec<CollectionBuilder>,
     payload: u64,
 }
 
 impl HeapPlan {
     /// Places every string of `data` (none for fixed-size data).
-    fn add(&mut self, data: &Data) -> Vec<HeapRef> {
-        let Data::VlenStrings(strings) = data else {
-            return Vec::new();
-        };
-        strings.iter().map(|s| self.place(s.as_bytes())).collect()
+    fn add(&mut self, data: &Data) -> HeapRefs {
+        let mut refs = HeapRefs::default();
+        if let Data::VlenStrings(strings) = data {
+            for s in strings.iter() {
+                refs.push(self.place(s.as_bytes()));
+            }
+        }
+        refs
     }
 
     fn place(&mut self, bytes: &[u8]) -> HeapRef {
@@ -605,23 +631,18 @@ impl HeapPlan {
         let full = match self.collections.last() {
             None => true,
             Some(c) => {
-                c.objects.len() >= MAX_COLLECTION_OBJECTS
-                    || (!c.objects.is_empty() && self.payload + cost > MAX_COLLECTION_PAYLOAD)
+                c.len() >= MAX_COLLECTION_OBJECTS
+                    || (!c.is_empty() && self.payload + cost > MAX_COLLECTION_PAYLOAD)
             }
         };
         if full {
-            self.collections.push(GlobalHeapCollection::default());
+            self.collections.push(CollectionBuilder::default());
             self.payload = 0;
         }
         self.payload += cost;
         let n = self.collections.len() - 1;
-        let c = &mut self.collections[n];
-        let index = c.objects.len() as u16 + 1;
-        c.objects.push(HeapObject {
-            index,
-            reference_count: 0,
-            data: bytes.to_vec(),
-        });
+        // Below MAX_COLLECTION_OBJECTS objects, so there is an index left.
+        let index = self.collections[n].push(bytes).unwrap_or(0);
         (n, index)
     }
 }
