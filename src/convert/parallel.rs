@@ -22,8 +22,9 @@ use crate::schema::metadata::LeftOut;
 
 /// Inputs up to this size are read whole in pass 1 and, budget permitting, kept for pass 2.
 const SMALL_FILE: u64 = 4 << 20;
-/// Bytes of small inputs kept between the passes.
-const RETAIN_BUDGET: u64 = 96 << 20;
+/// Bytes of small inputs kept between the passes: within what 100,000 ranks' rows leave
+/// of a 512 MiB run; the others are opened again.
+const RETAIN_BUDGET: u64 = 32 << 20;
 /// How often the output is flushed to disk while pass 2 writes it.
 const FLUSH_EVERY_MS: u64 = 100;
 /// Packed units a thread may hold ahead of the oldest unwritten one before it waits.

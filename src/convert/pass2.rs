@@ -321,9 +321,12 @@ impl Conversion {
             _ => return Err(Error::Internal("the appender does not match the columns")),
         }
         // Summaries last: m2 of the large rows from their pieces.
-        let large = self.rows.iter().zip(&self.units.m2_plans).enumerate();
-        for (i, (row, plan)) in large {
-            let (Some((plan, first)), Some(large)) = (plan, row.record.large.as_deref()) else {
+        for (i, plan, first) in &self.units.m2_plans {
+            let row = self
+                .rows
+                .get(*i)
+                .ok_or(Error::Internal("a plan of no row"))?;
+            let Some(large) = row.record.large.as_deref() else {
                 continue;
             };
             let end = first + plan.ranges.len();
@@ -333,7 +336,7 @@ impl Conversion {
                 m2,
                 ..large.summary
             };
-            put_row(&mut summaries, &mut totals, i, &summary, large.total_ns);
+            put_row(&mut summaries, &mut totals, *i, &summary, large.total_ns);
         }
         write_place(out, self.summaries_at, 0, &summaries)?;
         Ok(Converted {

@@ -11,7 +11,7 @@ use crate::schema::likwid::{self, LikwidByRank};
 use crate::schema::metadata::Metadata;
 use crate::schema::native::{into_ranks, sort_regions, RegionRanks};
 use crate::schema::stats::PairwisePlan;
-use crate::schema::write::{to_hdf5_deferred, DeferredColumns, RowHead};
+use crate::schema::write::{to_hdf5_deferred, DeferredColumns, IndexColumns, RowHead};
 use crate::schema::Merger;
 
 use super::error::Error;
@@ -111,12 +111,12 @@ impl Unit {
     }
 }
 
-/// The units of pass 2 and, per row over one block, the pairwise plan of its `m2` and the
-/// first of its m2 slots.
+/// The units of pass 2 and, for each row over one block (by row, ascending), the pairwise
+/// plan of its `m2` and the first of its m2 slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Units {
     pub units: Vec<Unit>,
-    pub m2_plans: Vec<Option<(PairwisePlan, usize)>>,
+    pub m2_plans: Vec<(usize, PairwisePlan, usize)>,
     pub slots: usize,
 }
 
@@ -196,8 +196,11 @@ impl Plan {
             metadata_rank: merger.inherited_rank(),
         });
         let label = options.label.as_deref();
-        let (mut merged, likwid) = match base {
-            None => (merger.finish_rows(label), LikwidByRank::default()),
+        let (mut metadata, mut merged, likwid) = match base {
+            None => {
+                let (metadata, rows) = merger.finish_streamed(label);
+                (metadata, rows, LikwidByRank::default())
+            }
             Some(base) => {
                 let ScannedInput {
                     records, content, ..
@@ -206,53 +209,50 @@ impl Plan {
                     return Err(Error::Internal("a trace to merge into"));
                 };
                 let regions = sorted_regions(profile.regions, records)?;
-                let merged = merger
-                    .merge_rows(&profile.region_names, regions, profile.metadata, label)
+                let (metadata, rows) = merger
+                    .merge_streamed(&profile.region_names, regions, profile.metadata, label)
                     .map_err(Error::Merge)?;
-                (merged, profile.likwid)
+                (metadata, rows, profile.likwid)
             }
         };
         if let Some(part) = part {
-            part.store(&mut merged.metadata);
+            part.store(&mut metadata);
         }
-        let heads: Vec<RowHead<'_>> = merged
-            .rows
-            .iter()
-            .map(|r| RowHead {
-                rank: r.rank,
-                region_id: r.region_id,
-                source_file: &r.source_file,
-                source_line: r.source_line,
-                source_text: &r.source_text,
-                calls: r.record.calls,
-            })
-            .collect();
+        // Each merged row leaves its index entries and, for pass 2, where its calls are.
+        let mut index = IndexColumns::default();
+        let mut rows = Vec::with_capacity(merged.remaining());
+        for row in merged.by_ref() {
+            index.push(RowHead {
+                rank: row.rank,
+                region_id: row.region_id,
+                source_file: &row.source_file,
+                source_line: row.source_line,
+                source_text: &row.source_text,
+                calls: row.record.calls,
+            });
+            rows.push(PlannedRow {
+                region_id: row.region_id,
+                record: Record {
+                    name: String::new(),
+                    ..row.record
+                },
+            });
+        }
+        let region_names = merged.into_region_names();
+        let units = plan_units(&index.counts);
         let (mut writer, deferred) = to_hdf5_deferred(
-            &merged.metadata,
-            &merged.region_names,
-            &heads,
+            &metadata,
+            &region_names,
+            index,
             options.compress.map(Deflate::recorded_level),
         )
         .map_err(Error::Layout)?;
         likwid::write(&mut writer, &likwid).map_err(Error::Layout)?;
-        drop(heads);
-        let calls: Vec<u64> = merged.rows.iter().map(|r| r.record.calls).collect();
-        let rows = merged
-            .rows
-            .into_iter()
-            .map(|r| PlannedRow {
-                region_id: r.region_id,
-                record: Record {
-                    name: String::new(),
-                    ..r.record
-                },
-            })
-            .collect();
         Ok(Plan {
             names,
-            units: plan_units(&calls),
-            metadata: merged.metadata,
-            region_names: merged.region_names,
+            units,
+            metadata,
+            region_names,
             rows,
             writer,
             deferred,
@@ -294,7 +294,7 @@ fn sorted_regions(
 /// recursion splits its `m2` sum.
 pub(crate) fn plan_units(calls: &[u64]) -> Units {
     let mut units = Vec::new();
-    let mut m2_plans = Vec::with_capacity(calls.len());
+    let mut m2_plans = Vec::new();
     let mut slots = 0usize;
     let mut event = 0u64;
     let mut current = Unit {
@@ -313,7 +313,6 @@ pub(crate) fn plan_units(calls: &[u64]) -> Units {
     };
     for (i, &n) in calls.iter().enumerate() {
         if n <= BLOCK {
-            m2_plans.push(None);
             if n > 0 {
                 current.pieces.push(Piece {
                     row: i,
@@ -348,7 +347,7 @@ pub(crate) fn plan_units(calls: &[u64]) -> Units {
             });
             slots += 1;
         }
-        m2_plans.push(Some((plan, first_slot)));
+        m2_plans.push((i, plan, first_slot));
         event += n;
         current.first_event = event;
     }
@@ -396,7 +395,12 @@ mod tests {
             ]
         );
         assert_eq!(plan.slots, 3);
-        assert!(plan.m2_plans[4].is_some() && plan.m2_plans[3].is_none());
+        let large: Vec<_> = plan
+            .m2_plans
+            .iter()
+            .map(|(row, _, first)| (*row, *first))
+            .collect();
+        assert_eq!(large, [(4, 0)]);
         assert_eq!(plan.units.iter().map(Unit::calls).sum::<u64>(), 3 * b + 13);
     }
 }

@@ -3,7 +3,8 @@
 
 use crate::sort::SortSlice;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{btree_map, BTreeMap, BinaryHeap, HashMap};
+use std::iter::Peekable;
 
 use super::error::Error;
 use super::import::ProfileInput;
@@ -292,11 +293,23 @@ impl<R: RegionRecord> Merger<R> {
 
     /// The merged rows in file order with ids and metadata. `label`, when given, is stored
     /// as the run label.
-    pub fn finish_rows(mut self, label: Option<&str>) -> Merged<R> {
+    pub fn finish_rows(self, label: Option<&str>) -> Merged<R> {
+        let (metadata, regions) = self.finish_regions(label);
+        emit(regions, metadata)
+    }
+
+    /// [`finish_rows`](Self::finish_rows) with the rows made as they are taken.
+    pub fn finish_streamed(self, label: Option<&str>) -> (Metadata, MergedRows<R>) {
+        let (metadata, regions) = self.finish_regions(label);
+        (metadata, MergedRows::new(regions))
+    }
+
+    /// The metadata and the regions in global order.
+    fn finish_regions(mut self, label: Option<&str>) -> (Metadata, Vec<RegionRanks<R>>) {
         let metadata = self.native_metadata(label);
         let mut regions = self.regions;
         sort_regions(&mut regions);
-        emit(regions, metadata)
+        (metadata, regions)
     }
 }
 
@@ -338,12 +351,36 @@ impl<R: RegionRecord> Merger<R> {
     /// (every name of its region table, its regions in its own order, its metadata) merged
     /// with these native ranks.
     pub fn merge_rows(
+        self,
+        names: &[String],
+        regions: Vec<RegionRanks<R>>,
+        metadata: Metadata,
+        label: Option<&str>,
+    ) -> Result<Merged<R>, Error> {
+        let (metadata, regions) = self.merge_regions(names, regions, metadata, label)?;
+        Ok(emit(regions, metadata))
+    }
+
+    /// [`merge_rows`](Self::merge_rows) with the rows made as they are taken.
+    pub fn merge_streamed(
+        self,
+        names: &[String],
+        regions: Vec<RegionRanks<R>>,
+        metadata: Metadata,
+        label: Option<&str>,
+    ) -> Result<(Metadata, MergedRows<R>), Error> {
+        let (metadata, regions) = self.merge_regions(names, regions, metadata, label)?;
+        Ok((metadata, MergedRows::new(regions)))
+    }
+
+    /// The merged metadata and all regions in global order.
+    fn merge_regions(
         mut self,
         names: &[String],
         regions: Vec<RegionRanks<R>>,
         mut metadata: Metadata,
         label: Option<&str>,
-    ) -> Result<Merged<R>, Error> {
+    ) -> Result<(Metadata, Vec<RegionRanks<R>>), Error> {
         if let Some(clash) = self.regions.iter().find(|r| names.contains(&r.name)) {
             return Err(Error::RegionClash(clash.name.clone()));
         }
@@ -358,7 +395,7 @@ impl<R: RegionRecord> Merger<R> {
         let mut all = regions;
         all.extend(natives);
         sort_regions(&mut all);
-        Ok(emit(all, metadata))
+        Ok((metadata, all))
     }
 }
 
@@ -383,43 +420,86 @@ fn into_profile(merged: Merged<RegionCalls>) -> MergedProfile {
     }
 }
 
-/// Rows for `regions` (already in global order): ranks ascending, and within a rank the
-/// regions in global order; region ids on first appearance.
-/// The regions' ranks are merged as they are taken, so the records move into the rows
-/// without a second copy of them all (a million rows at 100,000 ranks).
+/// Rows for `regions` (already in global order), collected.
 fn emit<R: RegionRecord>(regions: Vec<RegionRanks<R>>, metadata: Metadata) -> Merged<R> {
+    let mut stream = MergedRows::new(regions);
     // Sized once: a doubling vector of 100,000 ranks' rows held up to twice their size.
-    let mut rows = Vec::with_capacity(regions.iter().map(|r| r.ranks.len()).sum());
-    let mut ranks: Vec<_> = regions
-        .into_iter()
-        .map(|r| r.ranks.into_iter().peekable())
-        .collect();
-    // The next (rank, region position) of each region: popped in file order.
-    let mut next: BinaryHeap<Reverse<(u32, usize)>> = ranks
-        .iter_mut()
-        .enumerate()
-        .filter_map(|(i, it)| Some(Reverse((it.peek()?.0, i))))
-        .collect();
-    let mut region_names: Vec<String> = Vec::new();
-    let mut ids: HashMap<String, u32> = HashMap::new();
-    while let Some(Reverse((_, i))) = next.pop() {
-        let Some((rank, region)) = ranks.get_mut(i).and_then(Iterator::next) else {
-            continue;
-        };
-        if let Some((after, _)) = ranks[i].peek() {
-            next.push(Reverse((*after, i)));
-        }
-        let next_id = region_names.len() as u32;
-        let id = *ids.entry(region.name().to_owned()).or_insert_with(|| {
-            region_names.push(region.name().to_owned());
-            next_id
-        });
-        rows.push(row(rank, id, region));
-    }
+    let mut rows = Vec::with_capacity(stream.remaining());
+    rows.extend(stream.by_ref());
     Merged {
         metadata,
-        region_names,
+        region_names: stream.into_region_names(),
         rows,
+    }
+}
+
+/// The merged rows in file order, made as they are taken: ranks ascending, and within a
+/// rank the regions in global order; region ids on first appearance. The records move from
+/// the regions into the rows one at a time, so a caller that keeps part of each row (the
+/// conversion keeps its index entries and where its calls are) never holds them all twice.
+#[derive(Debug)]
+pub struct MergedRows<R> {
+    ranks: Vec<Peekable<btree_map::IntoIter<u32, R>>>,
+    /// The next (rank, region position) of each region with rows left.
+    next: BinaryHeap<Reverse<(u32, usize)>>,
+    ids: HashMap<String, u32>,
+    region_names: Vec<String>,
+}
+
+impl<R: RegionRecord> MergedRows<R> {
+    /// The rows of `regions`, already in global order.
+    fn new(regions: Vec<RegionRanks<R>>) -> Self {
+        let mut ranks: Vec<_> = regions
+            .into_iter()
+            .map(|r| r.ranks.into_iter().peekable())
+            .collect();
+        let next = ranks
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, it)| Some(Reverse((it.peek()?.0, i))))
+            .collect();
+        MergedRows {
+            ranks,
+            next,
+            ids: HashMap::new(),
+            region_names: Vec::new(),
+        }
+    }
+
+    /// Rows not taken yet.
+    pub fn remaining(&self) -> usize {
+        self.ranks.iter().map(ExactSizeIterator::len).sum()
+    }
+
+    /// Region names by id: complete once every row is taken.
+    pub fn into_region_names(self) -> Vec<String> {
+        self.region_names
+    }
+}
+
+impl<R: RegionRecord> Iterator for MergedRows<R> {
+    type Item = MergedRow<R>;
+
+    fn next(&mut self) -> Option<MergedRow<R>> {
+        loop {
+            let Reverse((_, i)) = self.next.pop()?;
+            let Some(ranks) = self.ranks.get_mut(i) else {
+                continue;
+            };
+            let Some((rank, region)) = ranks.next() else {
+                continue;
+            };
+            if let Some((after, _)) = ranks.peek() {
+                self.next.push(Reverse((*after, i)));
+            }
+            let next_id = self.region_names.len() as u32;
+            let region_names = &mut self.region_names;
+            let id = *self.ids.entry(region.name().to_owned()).or_insert_with(|| {
+                region_names.push(region.name().to_owned());
+                next_id
+            });
+            return Some(row(rank, id, region));
+        }
     }
 }
 

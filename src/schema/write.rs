@@ -4,7 +4,7 @@
 
 use crate::hdf5lite::writer::Chunking;
 use crate::hdf5lite::{
-    ByteOrder, CompoundMember, Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout,
+    ByteOrder, CompoundMember, Data, Datatype, FileWriter, ObjectId, Shape, StorageLayout, Strings,
 };
 
 use super::error::Error;
@@ -52,6 +52,50 @@ pub struct RowHead<'a> {
     pub calls: u64,
 }
 
+/// The rows of `rank_region_index` without their calls, one flat buffer per column: what
+/// the writer takes of a million rows, about 50 bytes each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IndexColumns {
+    pub region_ids: Vec<u32>,
+    pub ranks: Vec<u32>,
+    pub counts: Vec<u64>,
+    pub source_lines: Vec<i64>,
+    pub source_files: Strings,
+    pub source_texts: Strings,
+}
+
+impl IndexColumns {
+    /// Appends one row.
+    pub fn push(&mut self, row: RowHead<'_>) {
+        self.region_ids.push(row.region_id);
+        self.ranks.push(row.rank);
+        self.counts.push(row.calls);
+        self.source_lines.push(row.source_line);
+        self.source_files.push(row.source_file);
+        self.source_texts.push(row.source_text);
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+}
+
+impl<'a> FromIterator<RowHead<'a>> for IndexColumns {
+    fn from_iter<I: IntoIterator<Item = RowHead<'a>>>(iter: I) -> Self {
+        let mut index = IndexColumns::default();
+        for row in iter {
+            index.push(row);
+        }
+        index
+    }
+}
+
 /// The datasets of a [`to_hdf5_deferred`] tree whose data the caller writes after
 /// [`FileWriter::finish_at`]: one 88-byte [`Summary`] record per row, and the two event
 /// columns (little-endian i64, rows in order; deltas restart from 0 at each row).
@@ -64,7 +108,7 @@ pub struct DeferredColumns {
 
 /// Builds the HDF5 file tree of `profile`; call [`FileWriter::finish`] to emit it.
 pub fn to_hdf5(profile: &MergedProfile) -> Result<FileWriter, Error> {
-    let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
+    let index: IndexColumns = profile.rows.iter().map(RowHead::from).collect();
     let summaries: Vec<u8> = profile
         .rows
         .iter()
@@ -79,7 +123,7 @@ pub fn to_hdf5(profile: &MergedProfile) -> Result<FileWriter, Error> {
     let (mut w, _) = build(
         &profile.metadata,
         &profile.region_names,
-        &heads,
+        index,
         Bulk::Given([summaries, deltas, durations]),
     )?;
     likwid::write(&mut w, &profile.likwid)?;
@@ -115,10 +159,10 @@ pub const EVENT_CHUNK: u64 = 8192;
 pub fn to_hdf5_deferred(
     metadata: &Metadata,
     region_names: &[String],
-    rows: &[RowHead<'_>],
+    index: IndexColumns,
     deflate_level: Option<u8>,
 ) -> Result<(FileWriter, DeferredColumns), Error> {
-    let (w, ids) = build(metadata, region_names, rows, Bulk::Deferred(deflate_level))?;
+    let (w, ids) = build(metadata, region_names, index, Bulk::Deferred(deflate_level))?;
     let [summary_statistics, start_deltas, durations] = ids;
     Ok((
         w,
@@ -156,9 +200,18 @@ enum Bulk {
 fn build(
     metadata: &Metadata,
     region_names: &[String],
-    rows: &[RowHead<'_>],
+    index: IndexColumns,
     bulk: Bulk,
 ) -> Result<(FileWriter, [ObjectId; 3]), Error> {
+    let rows = index.len();
+    let IndexColumns {
+        region_ids,
+        ranks,
+        counts,
+        source_lines,
+        source_files,
+        source_texts,
+    } = index;
     let mut w = FileWriter::new();
     let root = FileWriter::ROOT;
     w.set_attribute(
@@ -194,22 +247,22 @@ fn build(
     )?;
 
     let index = w.create_group(root, names::INDEX.name)?;
-    let column = |f: &dyn Fn(&RowHead<'_>) -> i64| rows.iter().map(f).collect::<Vec<_>>();
     dataset(
         &mut w,
         index,
         names::index::REGION_IDS.name,
         Datatype::U32,
-        Data::u32s(&rows.iter().map(|r| r.region_id).collect::<Vec<_>>()),
+        Data::u32s(&region_ids),
     )?;
+    drop(region_ids);
     dataset(
         &mut w,
         index,
         names::index::RANKS.name,
         Datatype::U32,
-        Data::u32s(&rows.iter().map(|r| r.rank).collect::<Vec<_>>()),
+        Data::u32s(&ranks),
     )?;
-    let counts: Vec<u64> = rows.iter().map(|r| r.calls).collect();
+    drop(ranks);
     let mut offsets = Vec::with_capacity(counts.len());
     let mut next = 0u64;
     for &c in &counts {
@@ -238,14 +291,15 @@ fn build(
         index,
         names::index::SOURCE_LINES.name,
         Datatype::I64,
-        Data::i64s(&column(&|r| r.source_line)),
+        Data::i64s(&source_lines),
     )?;
+    drop(source_lines);
     dataset(
         &mut w,
         index,
         names::index::EXCLUSIVE_TOTALS.name,
         Datatype::I64,
-        Data::i64s(&column(&|_| -1)),
+        Data::i64s(&vec![-1; rows]),
     )?;
     let ([summaries, deltas, durations], level) = match bulk {
         Bulk::Given([s, d, u]) => ([Some(s), Some(d), Some(u)], None),
@@ -256,40 +310,38 @@ fn build(
         index,
         names::index::SUMMARY_STATISTICS.name,
         summary_datatype(),
-        rows.len() as u64,
+        rows as u64,
         summaries,
         StorageLayout::Contiguous,
     )?;
-    let strings = |f: &dyn for<'r> Fn(&'r RowHead<'_>) -> &'r str| {
-        Data::VlenStrings(rows.iter().map(f).collect())
-    };
+    let empty_lists = || Data::VlenStrings((0..rows).map(|_| "[]").collect());
     dataset(
         &mut w,
         index,
         names::index::SOURCE_FILES.name,
         Datatype::VLEN_UTF8,
-        strings(&|r| r.source_file),
+        Data::VlenStrings(source_files),
     )?;
     dataset(
         &mut w,
         index,
         names::index::SOURCE_TEXTS.name,
         Datatype::VLEN_UTF8,
-        strings(&|r| r.source_text),
+        Data::VlenStrings(source_texts),
     )?;
     dataset(
         &mut w,
         index,
         names::index::TAGS.name,
         Datatype::VLEN_UTF8,
-        strings(&|_| "[]"),
+        empty_lists(),
     )?;
     dataset(
         &mut w,
         index,
         names::index::EVENT_METADATA.name,
         Datatype::VLEN_UTF8,
-        strings(&|_| "[]"),
+        empty_lists(),
     )?;
 
     let group = w.create_group(root, names::EVENTS.name)?;
@@ -452,9 +504,9 @@ mod tests {
         let mut whole = Vec::new();
         to_hdf5(&profile).unwrap().finish(&mut whole).unwrap();
 
-        let heads: Vec<RowHead<'_>> = profile.rows.iter().map(RowHead::from).collect();
+        let index: IndexColumns = profile.rows.iter().map(RowHead::from).collect();
         let (w, ids) =
-            to_hdf5_deferred(&profile.metadata, &profile.region_names, &heads, None).unwrap();
+            to_hdf5_deferred(&profile.metadata, &profile.region_names, index, None).unwrap();
         let mut out = Vec::new();
         let placement = w.finish_at(&mut out).unwrap();
         let put = |out: &mut Vec<u8>, id, bytes: Vec<u8>| {
