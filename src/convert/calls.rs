@@ -3,6 +3,7 @@
 //! located them. Traces are read at the offsets of their arrays; profiles through range
 //! reads of their event columns, chunk by chunk.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::error::Error;
@@ -86,6 +87,8 @@ enum Opened<R: ReadAt> {
 pub struct Worker<R: ReadAt> {
     pub(crate) bufs: Buffers,
     open: Option<(usize, Opened<R>)>,
+    /// The names and source files its records share ([`intern`](Self::intern)).
+    names: HashSet<Arc<str>>,
 }
 
 impl<R: ReadAt> Default for Worker<R> {
@@ -93,6 +96,7 @@ impl<R: ReadAt> Default for Worker<R> {
         Worker {
             bufs: Buffers::default(),
             open: None,
+            names: HashSet::new(),
         }
     }
 }
@@ -101,6 +105,18 @@ impl<R: ReadAt> Worker<R> {
     /// A worker with empty buffers.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// `s`, shared with every equal string this worker interned before: the records of
+    /// 100,000 traces share their few region names and source files instead of each
+    /// holding (and allocating) its own.
+    pub(crate) fn intern(&mut self, s: &str) -> Arc<str> {
+        if let Some(shared) = self.names.get(s) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = Arc::from(s);
+        self.names.insert(shared.clone());
+        shared
     }
 
     /// A reader of the calls of `record` (input `record.input`, named `name`), opened

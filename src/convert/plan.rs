@@ -120,8 +120,8 @@ pub(crate) struct Units {
     pub slots: usize,
 }
 
-/// A row as pass 2 needs it: its region and where its calls are. The merge's name and
-/// the index's source location are dropped once the file is laid out.
+/// A row as pass 2 needs it: its region and where its calls are (the index's source
+/// location stays in the index).
 #[derive(Debug)]
 pub(crate) struct PlannedRow {
     pub region_id: u32,
@@ -232,10 +232,7 @@ impl Plan {
             });
             rows.push(PlannedRow {
                 region_id: row.region_id,
-                record: Record {
-                    name: String::new(),
-                    ..row.record
-                },
+                record: row.record,
             });
         }
         let region_names = merged.into_region_names();

@@ -151,8 +151,12 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
             };
             rows.push((row.rank, records.len()));
             records.push(Record {
-                source: Source::boxed(row.source_file, row.source_line, row.source_text),
-                ..Record::new(input, region.name.clone(), calls, at)
+                source: Source {
+                    file: row.source_file.map(Arc::from),
+                    line: row.source_line,
+                    text: row.source_text.map(Arc::from),
+                },
+                ..Record::new(input, Arc::from(region.name.as_str()), calls, at)
             });
         }
         regions.push((region.name, rows));

@@ -16,14 +16,15 @@ use crate::io::ReadAt;
 use crate::schema::stats::{exact_total, PairwisePlan, SummaryBuilder};
 use crate::schema::{RegionRecord, Summary};
 use crate::trace::{self, IndexError};
+use std::sync::Arc;
 
 /// One row (a region on one rank) as pass 1 leaves it: everything but its calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Record {
-    pub name: String,
-    /// Where the region is in the source, moved to the merged row; boxed, as a run holds a
-    /// million records and the merge takes it out of each.
-    pub source: Option<Box<Source>>,
+    /// Shared with the records of the same name a worker read ([`Worker::intern`]).
+    pub name: Arc<str>,
+    /// Where the region is in the source, moved to the merged row.
+    pub source: Source,
     pub calls: u64,
     pub first_start: Option<i64>,
     pub min_start: Option<i64>,
@@ -35,24 +36,12 @@ pub(crate) struct Record {
     pub at: CallsAt,
 }
 
-/// Source file, line and text as an input gives them.
+/// Source file, line and text as an input gives them; the strings shared as names are.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Source {
-    pub file: Option<String>,
+    pub file: Option<Arc<str>>,
     pub line: Option<i64>,
-    pub text: Option<String>,
-}
-
-impl Source {
-    /// The location, boxed, or `None` when nothing is known.
-    pub fn boxed(
-        file: Option<String>,
-        line: Option<i64>,
-        text: Option<String>,
-    ) -> Option<Box<Source>> {
-        (file.is_some() || line.is_some() || text.is_some())
-            .then(|| Box::new(Source { file, line, text }))
-    }
+    pub text: Option<Arc<str>>,
 }
 
 /// Pass 1's statistics of a row over one block.
@@ -68,10 +57,10 @@ pub(crate) struct LargeRow {
 
 impl Record {
     /// A row without calls read yet.
-    pub fn new(input: usize, name: String, calls: u64, at: CallsAt) -> Record {
+    pub fn new(input: usize, name: Arc<str>, calls: u64, at: CallsAt) -> Record {
         Record {
             name,
-            source: None,
+            source: Source::default(),
             calls,
             first_start: None,
             min_start: None,
@@ -120,9 +109,12 @@ impl RegionRecord for Record {
     }
 
     fn take_source(&mut self) -> (Option<String>, Option<i64>, Option<String>) {
-        self.source
-            .take()
-            .map_or((None, None, None), |s| (s.file, s.line, s.text))
+        let Source { file, line, text } = std::mem::take(&mut self.source);
+        (
+            file.map(|f| f.to_string()),
+            line,
+            text.map(|t| t.to_string()),
+        )
     }
 }
 
@@ -196,8 +188,12 @@ pub fn scan_trace<R: ReadAt + ?Sized, W: ReadAt>(
                 endian: index.endian,
             };
             Record {
-                source: Source::boxed(r.source_file, r.source_line.map(i64::from), None),
-                ..Record::new(input, r.name, r.calls, at)
+                source: Source {
+                    file: r.source_file.as_deref().map(|f| worker.intern(f)),
+                    line: r.source_line.map(i64::from),
+                    text: None,
+                },
+                ..Record::new(input, worker.intern(&r.name), r.calls, at)
             }
         })
         .collect();
