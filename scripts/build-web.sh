@@ -48,12 +48,15 @@ awk -v page="$PAGE" -v work="$work" '
       # Whole-line comments stay in the sources, not in the page (6 KB of its gzip).
       if (js && line ~ /^[ \t]*\/\//) continue
       if (css && line ~ /^[ \t]*\/\*.*\*\/[ \t]*$/) continue
+      # Nor their indentation and blank lines (no string spans lines, and the page has no
+      # <pre>): 0.8 KB of the gzip.
+      if (js || css) { sub(/^[ \t]+/, "", line); if (line == "") continue }
       print line
     }
     close(file)
     next
   }
-  { print }
+  { sub(/^[ \t]+/, ""); print }
 ' "$PAGE/index.html" >"$work/sp.html"
 
 if grep -q '@include\|@WASM_BASE64@' "$work/sp.html"; then

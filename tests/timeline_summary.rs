@@ -130,13 +130,14 @@ fn from_every_call(calls: &[calltree::Call], view: &View) -> Vec<Vec<Pixel>> {
     let edges: Vec<i64> = (0..=view.width)
         .map(|p| (i128::from(view.t0) + (p as i128 * d + w - 1) / w) as i64)
         .collect();
-    let mut lanes = vec![vec![(0i64, 0u64, HashMap::<u32, i64>::new()); view.width]; depths];
+    let mut lanes = vec![vec![(0i64, 0u64, 0u64, HashMap::<u32, i64>::new()); view.width]; depths];
     for c in calls {
         let (s, e) = (c.start_ns, c.end_ns);
         let reach = e.max(s + 1);
         // The pixels whose edges the call lies across.
         let first = edges.partition_point(|&x| x <= s).saturating_sub(1);
         let last = edges.partition_point(|&x| x < reach).min(view.width);
+        let mut touched = false;
         for p in first..last {
             let (lo, hi) = (edges[p], edges[p + 1]);
             if s < hi && reach > lo {
@@ -144,7 +145,9 @@ fn from_every_call(calls: &[calltree::Call], view: &View) -> Vec<Vec<Pixel>> {
                 let px = &mut lanes[c.depth][p];
                 px.0 += time;
                 px.1 += 1;
-                *px.2.entry(c.region as u32).or_default() += time;
+                px.2 += u64::from(!touched);
+                touched = true;
+                *px.3.entry(c.region as u32).or_default() += time;
             }
         }
     }
@@ -152,13 +155,14 @@ fn from_every_call(calls: &[calltree::Call], view: &View) -> Vec<Vec<Pixel>> {
         .into_iter()
         .map(|lane| {
             lane.into_iter()
-                .map(|(busy, calls, by)| {
+                .map(|(busy, calls, first, by)| {
                     let best = by
                         .into_iter()
                         .max_by_key(|&(r, t)| (t, std::cmp::Reverse(r)));
                     Pixel {
                         busy,
                         calls,
+                        first,
                         region: best.map(|b| b.0),
                         region_busy: best.map_or(0, |b| b.1),
                     }

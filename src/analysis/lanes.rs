@@ -175,6 +175,34 @@ pub fn stack_rank(
     keeps_region: impl Fn(&str) -> bool,
     keeps_call: impl Fn(&calltree::Call) -> bool,
 ) -> Result<DepthLanes> {
+    let (calls, improper) = nest_rank(profile, source, rank, keeps_region)?;
+    let mut stacked = DepthLanes {
+        improper,
+        ..DepthLanes::default()
+    };
+    for c in calls.iter().filter(|c| keeps_call(c)) {
+        while stacked.lanes.len() <= c.depth {
+            stacked.lanes.push(Lane::default());
+        }
+        stacked.lanes[c.depth].push(c.start_ns, c.end_ns, c.region as u32);
+        let (lo, hi) = stacked.span.unwrap_or((c.start_ns, c.end_ns));
+        stacked.span = Some((lo.min(c.start_ns), hi.max(c.end_ns)));
+    }
+    for lane in &mut stacked.lanes {
+        lane.finish(profile.regions.len());
+    }
+    Ok(stacked)
+}
+
+/// Reads `rank`'s rows of the regions `keeps_region` takes and nests their calls
+/// ([`calltree::build`]), or, where they do not nest (`true`), gives them in start order
+/// ([`calltree::unnested`]): what [`stack_rank`] stacks.
+pub fn nest_rank(
+    profile: &Profile,
+    source: &dyn RowSource,
+    rank: u32,
+    keeps_region: impl Fn(&str) -> bool,
+) -> Result<(Vec<calltree::Call>, bool)> {
     let mut regions = Vec::with_capacity(profile.regions.len());
     for region in &profile.regions {
         let mut row = Region {
@@ -194,31 +222,14 @@ pub fn stack_rank(
         regions.push(row);
     }
     let refs: Vec<&Region> = regions.iter().collect();
-    let (calls, improper) = match calltree::build(&refs, rank) {
+    Ok(match calltree::build(&refs, rank) {
         Ok(calls) => (calls, false),
         Err(_) => {
             let mut calls = calltree::unnested(&refs, rank);
             calls.sort_stable_by_key(|c| (c.start_ns, c.end_ns));
             (calls, true)
         }
-    };
-    drop(regions);
-    let mut stacked = DepthLanes {
-        improper,
-        ..DepthLanes::default()
-    };
-    for c in calls.iter().filter(|c| keeps_call(c)) {
-        while stacked.lanes.len() <= c.depth {
-            stacked.lanes.push(Lane::default());
-        }
-        stacked.lanes[c.depth].push(c.start_ns, c.end_ns, c.region as u32);
-        let (lo, hi) = stacked.span.unwrap_or((c.start_ns, c.end_ns));
-        stacked.span = Some((lo.min(c.start_ns), hi.max(c.end_ns)));
-    }
-    for lane in &mut stacked.lanes {
-        lane.finish(profile.regions.len());
-    }
-    Ok(stacked)
+    })
 }
 
 /// `rank`'s kept calls stacked by nesting depth (one lane per depth, the top first), and

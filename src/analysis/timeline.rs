@@ -8,7 +8,7 @@
 //!
 //! Depths are those of [`calltree::build`](super::calltree::build): a rank whose calls do
 //! not nest is summarised in one lane, and a rank whose rows track thread lanes or are not
-//! in start order is stacked whole by [`stack_rank`] (its memory is that of the rank).
+//! in start order is stacked whole by `lanes::stack_rank` (its memory is that of the rank).
 //!
 //! ```
 //! use sp::analysis::events::Loaded;
@@ -42,7 +42,7 @@ use std::collections::BinaryHeap;
 
 use super::error::{Error, Result};
 use super::events::RowSource;
-use super::lanes::stack_rank;
+use super::lanes::nest_rank;
 use crate::schema::Profile;
 
 /// A row's index holds a mark every this many calls.
@@ -94,6 +94,9 @@ pub struct Pixel {
     pub busy: i64,
     /// Calls that touch it (a call `[s, e)` touches the pixels of `[s, max(e, s + 1))`).
     pub calls: u64,
+    /// Those of them that touch no pixel before it: a run of pixels `[p, q)` is touched by
+    /// `pixels[p].calls` plus the `first` of the others.
+    pub first: u64,
     /// The region with the most time in it (the lowest id on a tie), if any call touches it.
     pub region: Option<u32>,
     /// That region's time in it, ns.
@@ -146,6 +149,7 @@ impl LaneSummary {
         self.at = p0;
         self.finish_before(p0);
         let p1 = self.pixel(edges, reach.min(t1) - 1);
+        self.pixels[p0].first += 1;
         for p in p0..=p1 {
             let (lo, hi) = (edges[p], edges[p + 1]);
             let time = e.min(hi).saturating_sub(s.max(lo)).max(0);
@@ -192,6 +196,53 @@ pub struct Summary {
     pub improper: bool,
     /// Calls deeper than [`MAX_LANES`] in the window, left out.
     pub deeper: u64,
+    /// The calls of the window at least a pixel wide (also counted in the pixels), each
+    /// lane's in order of their starts, at most [`MAX_WIDE`]: what a view draws one by one.
+    pub wide: Vec<Call>,
+}
+
+/// Calls a [`Summary`] lists in [`Summary::wide`] (a lane holds at most a call per pixel
+/// when its calls nest, so only a rank whose calls do not nest reaches it).
+pub const MAX_WIDE: usize = 1 << 16;
+
+/// One call of a summary's window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Call {
+    /// Its lane (nesting depth, 0 for the top).
+    pub depth: usize,
+    pub start: i64,
+    pub end: i64,
+    pub region: u32,
+}
+
+/// Keeps the calls at least a pixel of `[t0, t1)` over `width` pixels wide.
+struct Wide {
+    t: i128,
+    width: i128,
+    calls: Vec<Call>,
+}
+
+impl Wide {
+    fn new(edges: &[i64]) -> Wide {
+        let width = edges.len() - 1;
+        Wide {
+            t: i128::from(edges[width]) - i128::from(edges[0]),
+            width: width as i128,
+            calls: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, depth: usize, start: i64, end: i64, region: u32) {
+        let long = (i128::from(end) - i128::from(start)) * self.width >= self.t;
+        if long && self.calls.len() < MAX_WIDE {
+            self.calls.push(Call {
+                depth,
+                start,
+                end,
+                region,
+            });
+        }
+    }
 }
 
 /// A mark of a row's index: before call `k · MARK`.
@@ -216,7 +267,7 @@ enum Mode {
     Unread,
     /// Merged from the rows' ranges, by depth or (improper) in one lane.
     Streamed { improper: bool },
-    /// Stacked whole ([`stack_rank`]): thread lanes, or rows out of start order.
+    /// Stacked whole (`lanes::stack_rank`): thread lanes, or rows out of start order.
     Whole,
 }
 
@@ -337,39 +388,42 @@ impl RankIndex {
         source: &dyn RowSource,
         edges: &[i64],
     ) -> Result<Summary> {
-        let keep = &self.keep;
-        let ids: std::collections::HashMap<&str, usize> = profile
-            .regions
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.name.as_str(), i))
+        // The names of the regions kept (searched only when some are not).
+        let all = self.keep.iter().all(|&k| k);
+        let kept: Vec<&str> = (profile.regions.iter().zip(&self.keep))
+            .filter(|(_, &k)| k && !all)
+            .map(|(r, _)| r.name.as_str())
             .collect();
-        let keeps = |name: &str| {
-            ids.get(name)
-                .is_some_and(|&i| keep.get(i).copied().unwrap_or(false))
-        };
-        let stacked = stack_rank(profile, source, self.rank, keeps, |_| true)?;
-        self.span = stacked.span;
-        self.depths = stacked.lanes.len().min(MAX_LANES);
+        let keeps = |name: &str| all || kept.contains(&name);
+        let (calls, improper) = nest_rank(profile, source, self.rank, keeps)?;
+        self.span = (calls.iter())
+            .map(|c| (c.start_ns, c.end_ns))
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
+        self.depths = calls.iter().map(|c| c.depth + 1).max().unwrap_or(0);
+        self.depths = self.depths.min(MAX_LANES);
         let width = edges.len() - 1;
+        let mut lanes: Vec<LaneSummary> =
+            (0..self.depths).map(|_| LaneSummary::new(width)).collect();
         let mut summary = Summary {
-            improper: stacked.improper,
+            improper,
             ..Summary::default()
         };
-        for (depth, lane) in stacked.lanes.iter().enumerate() {
-            if depth >= MAX_LANES {
-                summary.deeper += lane.len() as u64;
+        let mut wide = Wide::new(edges);
+        let (t0, t1) = (edges[0], edges[width]);
+        // The calls come in start order, so each lane's do.
+        for c in &calls {
+            let (s, e, region) = (c.start_ns, c.end_ns, c.region as u32);
+            let Some(lane) = lanes.get_mut(c.depth) else {
+                summary.deeper += 1;
                 continue;
+            };
+            lane.add(edges, s, e, region);
+            if s < t1 && e > t0 {
+                wide.add(c.depth, s, e, region);
             }
-            let mut acc = LaneSummary::new(width);
-            for k in 0..lane.len() {
-                // `ends` of a lane is a running maximum: the call's own end is its busy.
-                let s = lane.starts[k];
-                let e = s.saturating_add(lane.busy[k + 1] - lane.busy[k]);
-                acc.add(edges, s, e, lane.regions[k]);
-            }
-            summary.lanes.push(acc.finish());
         }
+        summary.lanes = lanes.into_iter().map(LaneSummary::finish).collect();
+        summary.wide = wide.calls;
         Ok(summary)
     }
 
@@ -393,6 +447,7 @@ impl RankIndex {
         let mut lanes: Vec<LaneSummary> = Vec::new();
         let lanes_wanted = if first { MAX_LANES } else { self.depths.max(1) };
         let mut deeper = 0u64;
+        let mut wide = Wide::new(edges);
         let pass = self.stream(profile, source, read, flat, false, |depth, s, e, region| {
             if s >= t1 || e.max(s.saturating_add(1)) <= t0 {
                 return;
@@ -405,6 +460,7 @@ impl RankIndex {
                 lanes.push(LaneSummary::new(width));
             }
             lanes[depth].add(edges, s, e, region);
+            wide.add(depth, s, e, region);
         })?;
         let wanted = if first {
             pass.depths.min(MAX_LANES)
@@ -418,6 +474,7 @@ impl RankIndex {
             lanes: lanes.into_iter().map(LaneSummary::finish).collect(),
             improper: flat,
             deeper,
+            wide: wide.calls,
         };
         Ok((summary, pass))
     }
@@ -444,7 +501,7 @@ impl RankIndex {
     /// (by start, the longer first, then by region), each given to `each` with its nesting
     /// depth (the top level 0): how the first read goes, and what it learnt of the rank. A
     /// rank whose rows track thread lanes is not read (its calls nest per lane, and
-    /// [`stack_rank`] stacks them); nor is a rank already read (`Ok(None)` for both).
+    /// `lanes::stack_rank` stacks them); nor is a rank already read (`Ok(None)` for both).
     ///
     /// Where the calls do not nest ([`Streamed::Improper`]) the depths given were wrong:
     /// [`RankIndex::each_call_flat`] gives them again at depth 0. Where a row is not in that
@@ -710,7 +767,7 @@ pub enum Streamed {
     Nested,
     /// They do not nest: read them again with [`RankIndex::each_call_flat`].
     Improper,
-    /// A row is not in start order: the rank is to be read whole ([`stack_rank`]).
+    /// A row is not in start order: the rank is to be read whole (`lanes::stack_rank`).
     Unsorted,
 }
 

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, TARGET, dropFiles, launch, openPage, settled } from '../e2e/harness.mjs';
+import { ROOT, TARGET, dropFiles, launch, openPage, rendererMiB, settled } from '../e2e/harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -35,35 +35,6 @@ function measured(cmd, argv) {
   const r = run('/usr/bin/time', ['-f', '%e %M', cmd, ...argv]);
   const [secs, kib] = r.err.trim().split('\n').pop().split(' ').map(Number);
   return { s: secs, rssMiB: kib / 1024 };
-}
-
-// Memory of the tab: the largest renderer process (the page and its worker) of this
-// browser, as its proportional set size (shared pages split among the processes using
-// them) in MiB; `rss` also counts the shared pages whole.
-function rendererMiB(browserPid) {
-  let best = { pss: 0, rss: 0 };
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmdline.includes('--type=renderer')) continue;
-      const stat = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const ppid = Number(/PPid:\s+(\d+)/.exec(stat)[1]);
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(stat)[1]) / 1024;
-      if (browserPid && !descends(ppid, browserPid)) continue;
-      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      const pss = Number(/^Pss:\s+(\d+)/m.exec(rollup)[1]) / 1024;
-      if (pss > best.pss) best = { pss, rss };
-    } catch { /* gone */ }
-  }
-  return best;
-}
-
-function descends(pid, ancestor) {
-  for (let i = 0; i < 8 && pid > 1; i++) {
-    if (pid === ancestor) return true;
-    try { pid = Number(/PPid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]); } catch { return false; }
-  }
-  return pid === ancestor;
 }
 
 const sp = path.join(TARGET, 'release/sp');

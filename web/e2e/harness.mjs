@@ -153,3 +153,32 @@ export function goldenProfiles() {
   }
   return out;
 }
+
+// Memory of the tab: the largest renderer process (the page and its worker) of this
+// browser, as its proportional set size (shared pages split among the processes using
+// them) in MiB; `rss` also counts the shared pages whole.
+export function rendererMiB(browserPid) {
+  let best = { pss: 0, rss: 0 };
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes('--type=renderer')) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(stat)[1]);
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(stat)[1]) / 1024;
+      if (browserPid && !descends(ppid, browserPid)) continue;
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const pss = Number(/^Pss:\s+(\d+)/m.exec(rollup)[1]) / 1024;
+      if (pss > best.pss) best = { pss, rss };
+    } catch { /* gone */ }
+  }
+  return best;
+}
+
+function descends(pid, ancestor) {
+  for (let i = 0; i < 8 && pid > 1; i++) {
+    if (pid === ancestor) return true;
+    try { pid = Number(/PPid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]); } catch { return false; }
+  }
+  return pid === ancestor;
+}

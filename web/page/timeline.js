@@ -1,7 +1,7 @@
 'use strict';
 // The timeline: ranks as lanes in numeric order, nested calls stacked (a flame chart). The
 // worker reads a rank's rows when its lanes come into view and answers each view with
-// level-of-detail rectangles (the library's call tree, web/src/timeline.rs); this file
+// rectangles from the library's streaming timeline summary (web/src/timeline.rs); this file
 // draws them on a canvas. W/S or the wheel zoom, A/D or a drag pan, hover shows the call,
 // a click selects its region's row.
 SP.timeline = { LABEL: 78, LANE: 18, AXIS: 22, MARGIN: 0.02, frames: [] };
@@ -359,7 +359,7 @@ TL.at = (fs, hit) => {
 // What the pointer is over, in words: a call, or a merged block of calls.
 TL.describe = (call) => call.merged
   ? call.calls.toLocaleString('en-US') + ' calls merged · mostly ' + call.name + ' (' + Math.round(call.share * 100) + '% of their ' + call.busy_text +
-    ') · rank ' + call.rank + ' · depth ' + call.depth + ' · ' + call.span_text + ' from ' + call.start_text
+    ') · rank ' + call.rank + ' · depth ' + call.depth + ' · ' + call.duration_text + ' from ' + call.start_text
   : call.name + ' · rank ' + call.rank + ' · depth ' + call.depth + ' · ' + call.duration_text + ' at ' + call.start_text;
 
 TL.bind = (fs, canvas) => {

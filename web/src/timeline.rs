@@ -1,24 +1,34 @@
 //! The timeline: chosen ranks as lanes in numeric order, each rank's calls stacked by
-//! nesting depth (a flame chart), from the library's call tree
-//! ([`sp::analysis::calltree`]). A rank's rows are read when its lanes first come into view;
-//! each view is then drawn from the library's level-of-detail pass ([`sp::analysis::lod`]):
-//! a call at least a pixel wide is one rectangle, and runs of narrower calls merge into one
-//! block that carries its dominant region, so a frame costs a few searches per pixel column
-//! and lane however many calls are in range. Ranks that ran one after another (or on clocks
-//! far apart) are drawn each from its own first call.
+//! nesting depth (a flame chart), drawn from the library's streaming timeline summary
+//! ([`sp::analysis::timeline`]). A rank is read once when its lanes first come into view
+//! (which indexes its rows); each view then reads only the calls in its window and keeps
+//! a summary per pixel and lane, so the worker's memory follows the picture, not the
+//! profile. A call at least a pixel wide is one rectangle; a run of pixels of narrower
+//! calls with the same dominant region (the one with the most time) is one block.
+//! Ranks that ran one after another (or on clocks far apart) are drawn each from its own
+//! first call.
 
 use serde_json::{json, Value as Json};
 use sp::analysis::events::RowSource;
-use sp::analysis::lanes::{stack_rank, DepthLanes};
-use sp::analysis::lod::shapes;
+use sp::analysis::timeline::{self, Call, RankIndex, Summary};
 use sp::analysis::units::duration_text;
 use sp::schema::{Profile, Region};
 use sp::sort::SortSlice;
 
+/// One rank: its index (once made) and its summary of the last view drawn.
+struct Rank {
+    rank: u32,
+    /// The earliest start and latest end of its calls (from the rows' stored statistics).
+    span: Option<(i64, i64)>,
+    index: Option<RankIndex>,
+    summary: Option<(timeline::View, Summary)>,
+}
+
 /// The timeline of one profile's chosen ranks.
 pub struct Timeline {
-    ranks: Vec<u32>,
-    read: Vec<Option<DepthLanes>>,
+    ranks: Vec<Rank>,
+    /// The ranks' spans are known.
+    spanned: bool,
     /// Each rank is drawn from its first call (as of the last view).
     aligned: bool,
 }
@@ -53,55 +63,179 @@ impl View {
 
     /// Pixels per ns (0 for an empty view).
     fn scale(&self) -> f64 {
-        if self.t1 > self.t0 {
+        if self.t1 > self.t0 && self.width >= 1.0 {
             self.width / (self.t1 - self.t0)
         } else {
             0.0
         }
     }
+
+    /// The library's window of this view on a clock moved by `off` ns: whole ns, and
+    /// no more pixels than ns (nor than 32,768).
+    fn window(&self, off: i64) -> Option<timeline::View> {
+        if self.scale() <= 0.0 {
+            return None;
+        }
+        let t0 = (self.t0.floor() as i64).saturating_add(off);
+        let t1 = (self.t1.ceil() as i64).saturating_add(off).max(t0 + 1);
+        let span = u64::try_from(t1 - t0).unwrap_or(u64::MAX);
+        let width = (self.width.round() as u64).clamp(1, span.clamp(1, 1 << 15)) as usize;
+        Some(timeline::View { t0, t1, width })
+    }
 }
 
 /// Floats per rectangle in a view's binary answer: x0, x1 (pixels), lane, region (of the
-/// call, or the dominant one of a merged block), calls (1, or more for a merged block).
+/// call, or the dominant one of a merged block), calls (1, or more for a merged block:
+/// the calls touching its pixels, a call at least a pixel wide beside it among them).
 pub const RECT_FLOATS: usize = 5;
+
+/// What a lane shows: a call at least a pixel wide, or a run of pixels `[p0, p1)` of
+/// narrower calls with the same dominant region.
+enum Shape<'a> {
+    Call(&'a Call),
+    Run {
+        p0: usize,
+        p1: usize,
+        region: u32,
+        calls: u64,
+        busy: i64,
+        region_busy: i64,
+    },
+}
+
+/// The shapes of lane `depth` of `summary` over the pixel `edges`, in order: its wide
+/// calls, and runs of the pixels they do not cover.
+fn shapes<'a>(summary: &'a Summary, depth: usize, edges: &[i64]) -> Vec<Shape<'a>> {
+    let Some(pixels) = summary.lanes.get(depth) else {
+        return Vec::new();
+    };
+    let wide: Vec<&Call> = summary.wide.iter().filter(|c| c.depth == depth).collect();
+    let mut out = Vec::new();
+    let mut next = 0;
+    // The latest end of the wide calls starting at or before the pixel's start.
+    let (mut before, mut reach) = (0, i64::MIN);
+    let mut run: Option<Shape> = None;
+    let flush = |run: &mut Option<Shape<'a>>, out: &mut Vec<Shape<'a>>| {
+        if let Some(r) = run.take() {
+            out.push(r);
+        }
+    };
+    for (p, px) in pixels.iter().enumerate() {
+        let (lo, hi) = (edges[p], edges[p + 1]);
+        // The wide calls starting before this pixel's end are drawn before it.
+        while let Some(&c) = wide.get(next).filter(|c| c.start < hi) {
+            flush(&mut run, &mut out);
+            out.push(Shape::Call(c));
+            next += 1;
+        }
+        while let Some(c) = wide[..next].get(before).filter(|c| c.start <= lo) {
+            reach = reach.max(c.end);
+            before += 1;
+        }
+        let covered = reach >= hi;
+        let Some(region) = px.region.filter(|_| px.calls > 0 && !covered) else {
+            flush(&mut run, &mut out);
+            continue;
+        };
+        match &mut run {
+            Some(Shape::Run {
+                p1,
+                region: r,
+                calls,
+                busy,
+                region_busy,
+                ..
+            }) if *r == region && *p1 == p => {
+                *p1 = p + 1;
+                *calls += px.first;
+                *busy += px.busy;
+                *region_busy += px.region_busy;
+            }
+            _ => {
+                flush(&mut run, &mut out);
+                run = Some(Shape::Run {
+                    p0: p,
+                    p1: p + 1,
+                    region,
+                    calls: px.calls,
+                    busy: px.busy,
+                    region_busy: px.region_busy,
+                });
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out.extend(wide[next..].iter().map(|&c| Shape::Call(c)));
+    out
+}
 
 impl Timeline {
     pub fn new(ranks: Vec<u32>) -> Timeline {
-        let read = ranks.iter().map(|_| None).collect();
         Timeline {
-            ranks,
-            read,
+            ranks: ranks
+                .into_iter()
+                .map(|rank| Rank {
+                    rank,
+                    span: None,
+                    index: None,
+                    summary: None,
+                })
+                .collect(),
+            spanned: false,
             aligned: false,
         }
     }
 
-    /// Earliest start and latest end over the ranks read so far, ns.
+    /// Finds each rank's span from its rows' stored statistics; that of a rank with a row
+    /// without them is known once the rank is read.
+    fn find_spans(&mut self, profile: &Profile) {
+        if self.spanned {
+            return;
+        }
+        for r in &mut self.ranks {
+            let mut span: Option<(i64, i64)> = None;
+            let mut known = true;
+            for row in (profile.regions.iter())
+                .filter_map(|g| g.rank(r.rank))
+                .filter(|row| row.calls() > 0)
+            {
+                let stats = row.statistics.as_ref();
+                match stats.and_then(|s| s.start_minimum.zip(s.end_maximum)) {
+                    Some((lo, hi)) => {
+                        let (a, b) = span.unwrap_or((lo, hi));
+                        span = Some((a.min(lo), b.max(hi)));
+                    }
+                    None => known = false,
+                }
+            }
+            r.span = span.filter(|_| known);
+        }
+        self.spanned = true;
+    }
+
+    /// Earliest start and latest end over the ranks, ns.
     fn span(&self) -> Option<(i64, i64)> {
-        self.read
+        self.ranks
             .iter()
-            .filter_map(|r| r.as_ref()?.span)
+            .filter_map(|r| r.span)
             .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
     }
 
-    /// The ranks read so far ran one after another: no two of their spans overlap.
+    /// The ranks ran one after another: no two of their spans overlap.
     fn disjoint(&self) -> bool {
-        let mut spans: Vec<(i64, i64)> =
-            self.read.iter().filter_map(|r| r.as_ref()?.span).collect();
+        let mut spans: Vec<(i64, i64)> = self.ranks.iter().filter_map(|r| r.span).collect();
         spans.sort_ord_unstable();
         spans.len() > 1 && spans.windows(2).all(|w| w[1].0 > w[0].1)
     }
 
-    /// The view's time range as drawn: the span of the ranks read, or, aligned, from the
+    /// The view's time range as drawn: the span of the ranks, or, aligned, from the
     /// earliest start to the end of the longest rank.
     pub fn extent(&self) -> Option<(i64, i64)> {
         let (lo, hi) = self.span()?;
         if !self.aligned {
             return Some((lo, hi));
         }
-        let longest = self
-            .read
-            .iter()
-            .filter_map(|r| r.as_ref()?.span)
+        let longest = (self.ranks.iter().filter_map(|r| r.span))
             .map(|(a, b)| b - a)
             .max()
             .unwrap_or(0);
@@ -109,17 +243,25 @@ impl Timeline {
     }
 
     /// How far rank `i`'s clock is moved back to be drawn, ns: when aligned, from its
-    /// first call to the earliest of all, `lo`.
-    fn offset(&self, i: usize, lo: Option<i64>) -> i64 {
-        match (self.aligned, lo, self.read[i].as_ref().and_then(|r| r.span)) {
-            (true, Some(lo), Some((start, _))) => start - lo,
+    /// first call to the earliest of all.
+    fn offset(&self, i: usize) -> i64 {
+        match (self.aligned, self.span(), self.ranks[i].span) {
+            (true, Some((lo, _)), Some((start, _))) => start - lo,
             _ => 0,
         }
     }
 
+    /// Whether rank `i`'s calls have been read (and indexed).
+    fn is_read(&self, i: usize) -> bool {
+        self.ranks[i].index.as_ref().is_some_and(|x| x.is_read())
+    }
+
     /// Lanes of rank `i` (one until it is read).
     fn lanes_of(&self, i: usize) -> usize {
-        self.read[i].as_ref().map_or(1, |r| r.lanes.len().max(1))
+        match &self.ranks[i].index {
+            Some(index) if index.is_read() => index.depths().max(1),
+            _ => 1,
+        }
     }
 
     /// The rank (its position) and depth of lane `lane`.
@@ -135,37 +277,55 @@ impl Timeline {
         None
     }
 
-    /// Reads the ranks whose lanes overlap lanes `[first, first + count)`, as lanes stand
-    /// now (a read rank may grow, so this repeats until nothing new comes into view).
-    fn read_visible(
+    /// The ranks (positions) whose lanes overlap lanes `[first, first + count)`.
+    fn visible(&self, first: usize, count: usize) -> Vec<usize> {
+        let mut lane = 0;
+        let mut out = Vec::new();
+        for i in 0..self.ranks.len() {
+            if lane >= first + count {
+                break;
+            }
+            let n = self.lanes_of(i);
+            if lane + n > first {
+                out.push(i);
+            }
+            lane += n;
+        }
+        out
+    }
+
+    /// Summarises rank `i` for `window` (on its own clock), unless its summary of that
+    /// window is kept; the first summary of a rank reads (and indexes) all its calls.
+    fn summarise(
         &mut self,
         profile: &Profile,
         source: &dyn RowSource,
-        first: usize,
-        count: usize,
+        i: usize,
+        window: Option<timeline::View>,
     ) -> Result<(), String> {
-        loop {
-            let mut lane = 0;
-            let mut todo = None;
-            for i in 0..self.ranks.len() {
-                let n = self.lanes_of(i);
-                if lane + n > first && lane < first + count && self.read[i].is_none() {
-                    todo = Some(i);
-                    break;
-                }
-                lane += n;
-                if lane >= first + count {
-                    break;
-                }
-            }
-            let Some(i) = todo else { return Ok(()) };
-            self.read[i] = Some(read_rank(profile, source, self.ranks[i])?);
+        let Some(window) = window else {
+            return Ok(());
+        };
+        let r = &mut self.ranks[i];
+        if r.summary.as_ref().is_some_and(|(w, _)| *w == window) {
+            return Ok(());
         }
+        let rank = r.rank;
+        let index = r
+            .index
+            .get_or_insert_with(|| RankIndex::new(profile, rank, |_| true));
+        let summary = index
+            .summary(profile, source, &window)
+            .map_err(|e| format!("Reading rank {rank}'s calls failed: {e}."))?;
+        r.span = r.span.or(index.span());
+        r.summary = Some((window, summary));
+        Ok(())
     }
 
     /// The rectangles of `view` into `bin` ([`RECT_FLOATS`] f32 each); the answer gives the
-    /// lanes (rank and depth of each), the extent, whether the ranks are aligned, and the
-    /// rectangle count.
+    /// lanes (rank and depth of each), which ranks are read, the extent and whether the
+    /// ranks are aligned. An empty view (as the first, before the extent is known) reads no
+    /// calls.
     pub fn view(
         &mut self,
         profile: &Profile,
@@ -173,166 +333,204 @@ impl Timeline {
         view: &View,
         bin: &mut Vec<u8>,
     ) -> Result<Json, String> {
-        self.read_visible(profile, source, view.first, view.count)?;
+        self.find_spans(profile);
+        {
+            // Ranks whose rows store no span are read to find it (the first view asks for
+            // the extent).
+            let all = timeline::View {
+                t0: i64::MIN / 4,
+                t1: i64::MAX / 4,
+                width: 1,
+            };
+            for i in 0..self.ranks.len() {
+                if self.ranks[i].span.is_none() && !self.is_read(i) {
+                    self.summarise(profile, source, i, Some(all))?;
+                }
+            }
+        }
+        self.aligned = view.align.unwrap_or_else(|| self.disjoint());
+        if view.scale() > 0.0 {
+            // Reading a rank may give it more lanes and push the next ones out of view:
+            // read the first unread one in view until none is.
+            while let Some(i) =
+                (self.visible(view.first, view.count).into_iter()).find(|&i| !self.is_read(i))
+            {
+                self.summarise(profile, source, i, view.window(self.offset(i)))?;
+            }
+            let visible = self.visible(view.first, view.count);
+            for i in 0..self.ranks.len() {
+                if visible.contains(&i) {
+                    self.summarise(profile, source, i, view.window(self.offset(i)))?;
+                } else {
+                    // Out of view: its summary would only hold memory.
+                    self.ranks[i].summary = None;
+                }
+            }
+        }
         Ok(self.draw(view, bin))
     }
 
-    /// [`Timeline::view`] of the ranks read.
-    fn draw(&mut self, view: &View, bin: &mut Vec<u8>) -> Json {
-        self.aligned = view.align.unwrap_or_else(|| self.disjoint());
+    /// [`Timeline::view`] of the summaries made.
+    fn draw(&self, view: &View, bin: &mut Vec<u8>) -> Json {
         let mut lanes = Vec::new();
-        for (i, &rank) in self.ranks.iter().enumerate() {
+        for (i, r) in self.ranks.iter().enumerate() {
             for depth in 0..self.lanes_of(i) {
-                lanes.push((i, rank, depth));
+                lanes.push((i, r.rank, depth));
             }
         }
         let scale = view.scale();
-        let lo = self.span().map(|s| s.0);
-        let mut rects = 0usize;
         bin.clear();
         let last = (view.first + view.count).min(lanes.len());
         for (index, &(i, _, depth)) in lanes.iter().enumerate().take(last).skip(view.first) {
-            let Some(lane) = self.read[i].as_ref().and_then(|r| r.lanes.get(depth)) else {
+            let off = self.offset(i);
+            let Some((window, summary)) = &self.ranks[i].summary else {
                 continue;
             };
-            let off = self.offset(i, lo) as f64;
-            let mut cursors = Vec::new();
-            shapes(lane, view.t0 + off, view.t1 + off, scale, |s| {
-                let region = match s.end - s.first {
-                    1 => lane.regions[s.first],
-                    _ => lane.dominant(s.first, s.end, &mut cursors).0,
+            if view.window(off) != Some(*window) {
+                continue;
+            }
+            let edges = window.edges();
+            let x = |t: i64| ((t - off) as f64 - view.t0) * scale;
+            for shape in shapes(summary, depth, &edges) {
+                let (x0, x1, region, calls) = match shape {
+                    Shape::Call(c) => (x(c.start), x(c.end), c.region, 1),
+                    Shape::Run {
+                        p0,
+                        p1,
+                        region,
+                        calls,
+                        ..
+                    } => (x(edges[p0]), x(edges[p1]), region, calls),
                 };
-                let calls = (s.end - s.first) as f32;
-                for v in [s.x0, s.x1, index as f32, region as f32, calls] {
+                let (x0, x1) = (x0.max(-1.0), x1.min(view.width + 1.0));
+                for v in [
+                    x0 as f32,
+                    x1 as f32,
+                    index as f32,
+                    region as f32,
+                    calls as f32,
+                ] {
                     bin.extend_from_slice(&v.to_le_bytes());
                 }
-                rects += 1;
-                true
-            });
+            }
         }
-        let improper: Vec<u32> = self
-            .ranks
-            .iter()
-            .zip(&self.read)
-            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.improper))
-            .map(|(&rank, _)| rank)
-            .collect();
         json!({
             "lanes": lanes.iter().map(|&(_, rank, depth)| [rank, depth as u32]).collect::<Vec<_>>(),
-            "read": self.read.iter().map(Option::is_some).collect::<Vec<_>>(),
+            "read": (0..self.ranks.len()).map(|i| self.is_read(i)).collect::<Vec<_>>(),
             "extent": self.extent().map(|(a, b)| [a, b]),
             "aligned": self.aligned,
-            "rects": rects,
-            "improper": improper,
         })
     }
 
     /// What is drawn at time `t` of lane `lane` in the request's view (see
-    /// [`View::from_request`]): the call there (its region and name, rank, depth, start,
-    /// end and their texts), or, over a merged block, what it holds (`merged`: its calls,
-    /// dominant region and that region's share of their time, the time they cover, `view`: it
-    /// on the view's clock); null
-    /// when nothing is. `regions`: the profile's, for names.
+    /// [`View::from_request`]): the call there or a merged block, with its region's name,
+    /// rank, depth, `view` (its start and end on the view's clock), the texts of its start
+    /// and duration, and for a block (`merged`) the calls touching its pixels, the dominant
+    /// region's share of their time and the time they cover; null when nothing is, or
+    /// when the view is not the one last drawn. `regions`: the profile's, for names.
     pub fn at(&self, req: &Json, regions: &[Region]) -> Json {
         let view = View::from_request(req);
         let t = req["t"].as_f64().unwrap_or(0.0);
         let Some((i, depth)) = req["lane"].as_u64().and_then(|l| self.lane(l as usize)) else {
             return Json::Null;
         };
-        let Some(lane) = self.read[i].as_ref().and_then(|r| r.lanes.get(depth)) else {
+        let off = self.offset(i);
+        let Some((window, summary)) = &self.ranks[i].summary else {
             return Json::Null;
         };
-        let off = self.offset(i, self.span().map(|s| s.0));
+        if view.window(off) != Some(*window) {
+            return Json::Null;
+        }
         let scale = view.scale();
-        let found = if scale > 0.0 {
-            // The shape drawn under the pointer, as the view drew it.
-            let x = ((t - view.t0) * scale) as f32;
-            let mut found = None;
-            shapes(
-                lane,
-                view.t0 + off as f64,
-                view.t1 + off as f64,
-                scale,
-                |s| {
-                    if s.x0 <= x && x < s.x1.max(s.x0 + 1.0) {
-                        found = Some((s.first, s.end));
-                    }
-                    found.is_none() && s.x0 <= x
-                },
-            );
-            found
-        } else {
-            // The last call starting at or before t, if it is still running at t.
-            let t = t + off as f64;
-            let k = lane.starts.partition_point(|&s| (s as f64) <= t);
-            k.checked_sub(1)
-                .filter(|&k| (lane.ends[k] as f64) >= t)
-                .map(|k| (k, k + 1))
-        };
-        let Some((first, end)) = found else {
+        let edges = window.edges();
+        let x = |t: i64| ((t - off) as f64 - view.t0) * scale;
+        let px = (t - view.t0) * scale;
+        let mut found = None;
+        for shape in shapes(summary, depth, &edges) {
+            let (x0, x1) = match &shape {
+                Shape::Call(c) => (x(c.start), x(c.end)),
+                Shape::Run { p0, p1, .. } => (x(edges[*p0]), x(edges[*p1])),
+            };
+            if x0 <= px && px < x1.max(x0 + 1.0) {
+                found = Some(shape);
+                if matches!(found, Some(Shape::Call(_))) {
+                    break;
+                }
+            }
+        }
+        let Some(shape) = found else {
             return Json::Null;
         };
         let origin = self.extent().map_or(0, |(lo, _)| lo) + off;
         let text = |ns: i64| duration_text(Some(ns as f64 / 1e9));
         let name = |region: u32| regions.get(region as usize).map(|r| r.name.as_str());
-        let (start, stop) = (lane.starts[first], lane.ends[end - 1]);
-        let mut call = json!({
-            "rank": self.ranks[i], "depth": depth, "start": start, "end": stop,
-            "start_text": text(start - origin),
-        });
-        if end - first == 1 {
-            let region = lane.regions[first];
-            call["region"] = json!(region);
-            call["name"] = json!(name(region));
-            call["duration_text"] = json!(text(lane.busy[end] - lane.busy[first]));
-        } else {
-            let (region, time, busy) = lane.dominant(first, end, &mut Vec::new());
-            call["merged"] = json!(true);
-            call["calls"] = json!(end - first);
-            call["region"] = json!(region);
-            call["name"] = json!(name(region));
-            call["share"] = json!(if busy > 0 {
-                time as f64 / busy as f64
-            } else {
-                1.0
-            });
-            call["region_text"] = json!(text(time));
-            call["busy_text"] = json!(text(busy));
-            call["span_text"] = json!(text(stop - start));
-            call["view"] = json!([start - off, stop - off]);
-        }
-        call
+        // One object for both, the fields of the other null (one `json!` is less code).
+        let (start, end, region, run) = match shape {
+            Shape::Call(c) => (c.start, c.end, c.region, None),
+            Shape::Run {
+                p0,
+                p1,
+                region,
+                calls,
+                busy,
+                region_busy,
+            } => (
+                edges[p0],
+                edges[p1],
+                region,
+                Some((calls, busy, region_busy)),
+            ),
+        };
+        let (calls, busy, region_busy) = run.unwrap_or((1, end - start, end - start));
+        // Its duration (a block's: the time from its start to its end).
+        let span = text(end - start);
+        // Every field for both (one shape of `json!` is less code in the page).
+        json!({
+            "rank": self.ranks[i].rank, "depth": depth,
+            "start_text": text(start - origin), "name": name(region),
+            "duration_text": span, "merged": run.is_some(), "calls": calls,
+            "share": region_busy as f64 / busy.max(1) as f64,
+            "busy_text": text(busy), "view": [start - off, end - off],
+        })
     }
-}
-
-/// Reads one rank's rows and stacks its calls by depth.
-fn read_rank(profile: &Profile, source: &dyn RowSource, rank: u32) -> Result<DepthLanes, String> {
-    stack_rank(profile, source, rank, |_| true, |_| true)
-        .map_err(|e| format!("Reading rank {rank}'s calls failed: {e}."))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sp::analysis::lod::Lane;
+    use sp::analysis::events::Loaded;
+    use sp::schema::{Depth, ProfileLayout, RankCalls};
 
-    fn lane_of(calls: &[(i64, i64, u32)]) -> Lane {
-        Lane::of_calls(calls, 64)
-    }
-
-    /// A timeline of ranks already read, each one lane of calls.
-    fn timeline(ranks: Vec<Vec<(i64, i64, u32)>>) -> Timeline {
-        let mut t = Timeline::new((0..ranks.len() as u32).collect());
-        for (i, calls) in ranks.iter().enumerate() {
-            let lo = calls.iter().map(|c| c.0).min();
-            let hi = calls.iter().map(|c| c.1).max();
-            t.read[i] = Some(DepthLanes {
-                lanes: vec![lane_of(calls)],
-                improper: false,
-                span: lo.zip(hi),
-            });
+    /// A profile of six regions `r0`…`r5` whose rank `k` made the calls `ranks[k]`
+    /// (start, end, region).
+    fn profile(ranks: &[Vec<(i64, i64, u32)>]) -> Profile {
+        let regions = (0..6u32)
+            .map(|id| Region {
+                name: format!("r{id}"),
+                ranks: (ranks.iter().enumerate())
+                    .map(|(rank, calls)| {
+                        let mine = calls.iter().filter(|c| c.2 == id);
+                        RankCalls {
+                            rank: rank as u32,
+                            starts: mine.clone().map(|c| c.0).collect(),
+                            ends: mine.map(|c| c.1).collect(),
+                            ..RankCalls::default()
+                        }
+                    })
+                    .filter(|r| !r.starts.is_empty())
+                    .collect(),
+            })
+            .collect();
+        Profile {
+            regions,
+            schema: 3,
+            layout: ProfileLayout::Columnar,
+            metadata: Default::default(),
+            num_ranks: ranks.len() as u64,
+            region_names: Vec::new(),
+            depth: Depth::Events,
+            summary_statistics: false,
         }
-        t
     }
 
     fn rects(bin: &[u8]) -> Vec<[f32; RECT_FLOATS]> {
@@ -347,10 +545,10 @@ mod tests {
             .collect()
     }
 
-    /// The view's rectangles of a timeline whose ranks are all read.
-    fn draw(t: &mut Timeline, view: &View) -> (Json, Vec<[f32; RECT_FLOATS]>) {
+    /// The view's answer and rectangles.
+    fn draw(t: &mut Timeline, p: &Profile, view: &View) -> (Json, Vec<[f32; RECT_FLOATS]>) {
         let mut bin = Vec::new();
-        let answer = t.draw(view, &mut bin);
+        let answer = t.view(p, &Loaded, view, &mut bin).unwrap();
         (answer, rects(&bin))
     }
 
@@ -380,54 +578,59 @@ mod tests {
             calls.push((t, t + d, r));
             t += d + 1;
         }
-        let counts = |r: u32| calls.iter().filter(|c| c.2 == r).count();
-        assert_eq!((counts(1), counts(2), counts(5)), (28, 4, 12));
-        let l = lane_of(&calls);
-        // By running sums (44 calls) and by a scan (the first 12 calls: region 1 has 7
-        // calls, 14 ns; region 2 two, 40 ns; then calls 4..11, region 1 alone).
-        assert_eq!(
-            l.dominant(0, 44, &mut Vec::new()),
-            (2, 80, 28 * 2 + 80 + 36)
-        );
-        assert_eq!(l.dominant(0, 12, &mut Vec::new()), (2, 40, 40 + 9 + 14));
-        assert_eq!(l.dominant(4, 11, &mut Vec::new()), (1, 14, 14));
+        let p = profile(std::slice::from_ref(&calls));
+        let mut tl = Timeline::new(vec![0]);
+        // The first view, before the extent is known, draws nothing; the rows store no
+        // statistics, so the rank is read to find its span.
+        let (answer, r) = draw(&mut tl, &p, &view(0.0, 0.0, 100.0));
+        assert_eq!((answer["extent"].clone(), r.len()), (json!([0, t - 1]), 0));
         // Drawn at 1 px = 1000 ns, the whole lane is one block coloured by region 2.
-        let mut tl = timeline(vec![calls.clone()]);
-        let (_, r) = draw(&mut tl, &view(0.0, 100_000.0, 100.0));
+        let (answer, r) = draw(&mut tl, &p, &view(0.0, 100_000.0, 100.0));
+        assert_eq!(answer["read"], json!([true]));
         assert_eq!(r, vec![[0.0, 1.0, 0.0, 2.0, 44.0]]);
         // Hovering it says what it holds.
-        let regions: Vec<Region> = (0..6)
-            .map(|k| Region {
-                name: format!("r{k}"),
-                ranks: Vec::new(),
-            })
-            .collect();
         let req = json!({"lane": 0, "t": 500.0, "t0": 0.0, "t1": 100_000.0, "width": 100.0});
-        let at = tl.at(&req, &regions);
+        let at = tl.at(&req, &p.regions);
         assert_eq!(at["merged"], true);
         assert_eq!(at["calls"], 44);
         assert_eq!(at["name"], "r2");
         assert_eq!(at["share"], 80.0 / 172.0);
-        assert_eq!(
-            (at["start"].as_i64(), at["end"].as_i64()),
-            (Some(0), Some(t - 1))
-        );
-        // Zoomed in, the first call is one call of its own.
+        assert_eq!(at["view"], json!([0, 1000]));
+        // Zoomed in, the first call is one call of its own, named on hover.
+        let (_, r) = draw(&mut tl, &p, &view(0.0, 100.0, 1000.0));
+        assert_eq!(r[0], [0.0, 200.0, 0.0, 2.0, 1.0]);
         let req = json!({"lane": 0, "t": 5.0, "t0": 0.0, "t1": 100.0, "width": 1000.0});
-        let at = tl.at(&req, &regions);
+        let at = tl.at(&req, &p.regions);
         assert_eq!(
             (at["name"].as_str(), at["merged"].as_bool()),
-            (Some("r2"), None)
+            (Some("r2"), Some(false))
         );
         assert_eq!(at["duration_text"], duration_text(Some(20e-9)));
+        // A view other than the one drawn has nothing to say.
+        let req = json!({"lane": 0, "t": 5.0, "t0": 0.0, "t1": 90.0, "width": 1000.0});
+        assert_eq!(tl.at(&req, &p.regions), Json::Null);
+    }
+
+    #[test]
+    fn a_call_covers_its_pixels_and_narrow_ones_beside_it_merge() {
+        // One wide call over [0, 500), then ten 1 ns calls in [600, 620).
+        let mut calls = vec![(0, 500, 0)];
+        calls.extend((0..10).map(|k| (600 + 2 * k, 601 + 2 * k, 1)));
+        let p = profile(&[calls]);
+        let mut tl = Timeline::new(vec![0]);
+        let (_, r) = draw(&mut tl, &p, &view(0.0, 1000.0, 100.0));
+        assert_eq!(
+            r,
+            vec![[0.0, 50.0, 0.0, 0.0, 1.0], [60.0, 62.0, 0.0, 1.0, 10.0]]
+        );
     }
 
     #[test]
     fn ranks_that_ran_one_after_another_are_aligned_at_their_first_call() {
         // Rank 0 runs at [1000, 1100], rank 1 at [5000, 5200]: drawn from their own starts.
-        let ranks = vec![vec![(1000, 1100, 0)], vec![(5000, 5200, 1)]];
-        let mut tl = timeline(ranks.clone());
-        let (answer, r) = draw(&mut tl, &view(1000.0, 1200.0, 200.0));
+        let p = profile(&[vec![(1000, 1100, 0)], vec![(5000, 5200, 1)]]);
+        let mut tl = Timeline::new(vec![0, 1]);
+        let (answer, r) = draw(&mut tl, &p, &view(1000.0, 1200.0, 200.0));
         assert_eq!(answer["aligned"], true);
         assert_eq!(answer["extent"], json!([1000, 1200]));
         assert_eq!(
@@ -436,21 +639,24 @@ mod tests {
         );
         // Hover on rank 1 gives its call, timed from its own start.
         let req = json!({"lane": 1, "t": 1150.0, "t0": 1000.0, "t1": 1200.0, "width": 200.0});
-        assert_eq!(tl.at(&req, &[])["start"], 5000);
+        let at = tl.at(&req, &p.regions);
+        assert_eq!(
+            (at["name"].as_str(), at["view"].clone()),
+            (Some("r1"), json!([1000, 1200]))
+        );
         // Asked not to align: the shared clock.
         let mut v = view(1000.0, 5200.0, 420.0);
         v.align = Some(false);
-        let (answer, r) = draw(&mut tl, &v);
+        let (answer, r) = draw(&mut tl, &p, &v);
         assert_eq!(
             (answer["aligned"].as_bool(), answer["extent"].clone()),
             (Some(false), json!([1000, 5200]))
         );
         assert_eq!(r[1], [400.0, 420.0, 1.0, 1.0, 1.0]);
         // Ranks that overlap in time keep the shared clock.
-        let mut tl = timeline(vec![vec![(1000, 1100, 0)], vec![(1050, 1200, 1)]]);
-        assert_eq!(
-            draw(&mut tl, &view(1000.0, 1200.0, 200.0)).0["aligned"],
-            false
-        );
+        let p = profile(&[vec![(1000, 1100, 0)], vec![(1050, 1200, 1)]]);
+        let mut tl = Timeline::new(vec![0, 1]);
+        let answer = draw(&mut tl, &p, &view(1000.0, 1200.0, 200.0)).0;
+        assert_eq!(answer["aligned"], false);
     }
 }
