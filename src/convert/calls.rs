@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::error::Error;
 use super::pack::PackScratch;
-use super::scan::Record;
+use super::scan::RowCalls;
 use super::Sources;
 use crate::hdf5lite::model::{ByteOrder, Datatype};
 use crate::hdf5lite::reader::{Dataset, File};
@@ -124,7 +124,7 @@ impl<R: ReadAt> Worker<R> {
     pub(crate) fn reader<S: Sources<Source = R>>(
         &mut self,
         sources: &S,
-        record: &Record,
+        record: &RowCalls,
         name: &str,
     ) -> Result<(CallReader<'_, R>, &mut Buffers), Error> {
         let profile = match record.at {
@@ -211,7 +211,7 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
     /// row restart at its first call in both, so any range of a row copies as it is.
     pub fn copy_encoded(
         &self,
-        record: &Record,
+        record: &RowCalls,
         lo: u64,
         hi: u64,
         bufs: &mut Buffers,
@@ -243,7 +243,7 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
     }
 
     /// Whether this reader reads `record`'s calls.
-    pub fn reads(&self, record: &Record) -> bool {
+    pub fn reads(&self, record: &RowCalls) -> bool {
         matches!(
             (self, &record.at),
             (CallReader::Trace(_), CallsAt::Trace { .. })
@@ -259,7 +259,7 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
     #[allow(clippy::too_many_arguments)]
     pub fn read(
         &self,
-        record: &Record,
+        record: &RowCalls,
         lo: u64,
         hi: u64,
         previous: bool,
@@ -413,7 +413,7 @@ impl<'f, R: ReadAt> CallReader<'f, R> {
     /// `bufs.starts`.
     pub fn read_starts(
         &self,
-        record: &Record,
+        record: &RowCalls,
         n: u64,
         bufs: &mut Buffers,
         name: &str,
@@ -488,7 +488,7 @@ mod tests {
             let bytes = profile(20_000, compress);
             let mut worker: Worker<&[u8]> = Worker::new();
             let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();
-            let record = &scanned.records[0];
+            let record = &scanned.records[0].row;
             let file = File::open(&bytes[..]).unwrap();
             let CallsAt::Events { columns, .. } = record.at else {
                 panic!("not event columns");
@@ -526,7 +526,12 @@ mod tests {
         let bytes = std::fs::read("tests/golden/h5_c_schema2/inputs/profile_rank00000.h5").unwrap();
         let mut worker: Worker<&[u8]> = Worker::new();
         let scanned = scan_profile(0, "p.h5", &bytes[..], &mut worker).unwrap();
-        let record = scanned.records.iter().find(|r| r.calls > 0).unwrap();
+        let record = &scanned
+            .records
+            .iter()
+            .find(|r| r.row.calls > 0)
+            .unwrap()
+            .row;
         let file = File::open(&bytes[..]).unwrap();
         let CallsAt::Events { columns, .. } = record.at else {
             panic!("not event columns");

@@ -18,7 +18,7 @@ use super::calls::{Buffers, CallsAt, Worker};
 use super::error::Error;
 use super::pack::{ChunkAppender, PackedUnit, Packer};
 use super::plan::{Piece, Plan, PlannedRow, Unit, Units};
-use super::scan::Record;
+use super::scan::RowCalls;
 use super::Sources;
 
 /// Most units in one pass-2 job (see [`Conversion::jobs`]).
@@ -391,7 +391,7 @@ fn put_row(
 /// Encodes the calls of one piece (read into `bufs`, after the start before them) and adds
 /// what pass 2 learns of them to `stats`.
 fn piece_stats(
-    record: &Record,
+    record: &RowCalls,
     m2_slot: Option<usize>,
     row: usize,
     bufs: &mut Buffers,
@@ -424,7 +424,7 @@ fn piece_stats(
 /// What pass 2 learns of one piece whose encoded calls were copied from the input to
 /// `bufs.deltas` and `bufs.durations` from byte `at` on: read from the same bytes.
 fn copied_stats(
-    record: &Record,
+    record: &RowCalls,
     piece: &Piece,
     at: usize,
     bufs: &mut Buffers,

@@ -15,7 +15,7 @@ use crate::schema::write::{to_hdf5_deferred, DeferredColumns, IndexColumns, RowH
 use crate::schema::Merger;
 
 use super::error::Error;
-use super::scan::{Content, Record, Scan, ScannedInput};
+use super::scan::{Content, Record, RowCalls, Scan, ScannedInput};
 use super::shard::{Part, Shard};
 use super::BLOCK;
 
@@ -125,7 +125,7 @@ pub(crate) struct Units {
 #[derive(Debug)]
 pub(crate) struct PlannedRow {
     pub region_id: u32,
-    pub record: Record,
+    pub record: RowCalls,
 }
 
 /// The conversion planned: rows in file order, the file's layout, the pass-2 units.
@@ -228,11 +228,11 @@ impl Plan {
                 source_file: &row.source_file,
                 source_line: row.source_line,
                 source_text: &row.source_text,
-                calls: row.record.calls,
+                calls: row.record.row.calls,
             });
             rows.push(PlannedRow {
                 region_id: row.region_id,
-                record: row.record,
+                record: row.record.row,
             });
         }
         let region_names = merged.into_region_names();

@@ -41,14 +41,14 @@ fn read_small_rows_together<R: ReadAt>(
     columns: TimeColumns,
     name: &str,
 ) -> Result<u64, Error> {
-    let offset = |r: &Record| match r.at {
+    let offset = |r: &Record| match r.row.at {
         CallsAt::Events { offset, .. } => Some(offset),
         _ => None,
     };
     let mut order: Vec<(u64, usize)> = records
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.calls > 0 && r.calls <= BLOCK)
+        .filter(|(_, r)| r.row.calls > 0 && r.row.calls <= BLOCK)
         .filter_map(|(i, r)| Some((offset(r)?, i)))
         .collect();
     order.sort_ord_unstable();
@@ -56,10 +56,10 @@ fn read_small_rows_together<R: ReadAt>(
     let mut i = 0;
     let mut column = Vec::new();
     while let Some(&(start, first)) = order.get(i) {
-        let mut end = start + records[first].calls;
+        let mut end = start + records[first].row.calls;
         let mut j = i + 1;
         while let Some(&(at, k)) = order.get(j) {
-            let calls = records[k].calls;
+            let calls = records[k].row.calls;
             if at != end || end - start + calls > BLOCK {
                 break;
             }
@@ -76,10 +76,10 @@ fn read_small_rows_together<R: ReadAt>(
             let record = &mut records[k];
             let lo = (at - start) as usize;
             let raw = column
-                .get(lo..lo + record.calls as usize)
+                .get(lo..lo + record.row.calls as usize)
                 .ok_or(Error::Internal("a row outside the rows read"))?;
             (record.first_start, record.min_start) = first_and_min_start(columns.delta, raw);
-            work += 16 * record.calls;
+            work += 16 * record.row.calls;
         }
         i = j;
     }

@@ -25,15 +25,23 @@ pub(crate) struct Record {
     pub name: Arc<str>,
     /// Where the region is in the source, moved to the merged row.
     pub source: Source,
-    pub calls: u64,
     pub first_start: Option<i64>,
     pub min_start: Option<i64>,
-    /// What pass 1 summarised of a row over one block; other rows are summarised in pass 2.
-    /// Boxed, as most rows are small and a run holds a million of them.
-    pub large: Option<Box<LargeRow>>,
+    /// Where its calls are: what pass 2 keeps of the record.
+    pub row: RowCalls,
+}
+
+/// Where a row's calls are and what pass 1 summarised of them: all pass 2 needs of a row,
+/// about 50 bytes of each of a million.
+#[derive(Debug, Clone)]
+pub(crate) struct RowCalls {
     /// Which input, and where the calls lie there.
     pub input: usize,
     pub at: CallsAt,
+    pub calls: u64,
+    /// What pass 1 summarised of a row over one block; other rows are summarised in pass 2.
+    /// Boxed, as most rows are small.
+    pub large: Option<Box<LargeRow>>,
 }
 
 /// Source file, line and text as an input gives them; the strings shared as names are.
@@ -61,15 +69,19 @@ impl Record {
         Record {
             name,
             source: Source::default(),
-            calls,
             first_start: None,
             min_start: None,
-            large: None,
-            input,
-            at,
+            row: RowCalls {
+                input,
+                at,
+                calls,
+                large: None,
+            },
         }
     }
+}
 
+impl RowCalls {
     /// The start of call `lo - 1`, where pass 1 recorded it.
     pub fn start_before(&self, lo: u64) -> Option<i64> {
         self.large
@@ -97,7 +109,7 @@ impl RegionRecord for Record {
     }
 
     fn call_count(&self) -> u64 {
-        self.calls
+        self.row.calls
     }
 
     fn first_start(&self) -> Option<i64> {
@@ -152,12 +164,12 @@ pub(crate) fn read_small_rows<S: ReadAt, W: ReadAt>(
 ) -> Result<u64, Error> {
     let mut work = 0;
     for record in records {
-        if record.calls > BLOCK || record.calls == 0 {
+        if record.row.calls > BLOCK || record.row.calls == 0 {
             continue;
         }
         let bufs = &mut worker.bufs;
-        reader.read_starts(record, record.calls, bufs, name)?;
-        work += 16 * record.calls;
+        reader.read_starts(&record.row, record.row.calls, bufs, name)?;
+        work += 16 * record.row.calls;
         record.first_start = bufs.starts.first().copied();
         record.min_start = bufs.starts.iter().min().copied();
     }
@@ -258,17 +270,17 @@ impl Scan {
         for (input, result) in self.results.iter().enumerate() {
             let Ok(scanned) = result else { continue };
             for (index, record) in scanned.records.iter().enumerate() {
-                if record.calls <= BLOCK {
+                if record.row.calls <= BLOCK {
                     continue;
                 }
-                let step = if record.whole_row_job() {
-                    record.calls
+                let step = if record.row.whole_row_job() {
+                    record.row.calls
                 } else {
                     BLOCK
                 };
                 let mut lo = 0;
-                while lo < record.calls {
-                    let hi = record.calls.min(lo + step);
+                while lo < record.row.calls {
+                    let hi = record.row.calls.min(lo + step);
                     jobs.push(SegmentJob {
                         input,
                         record: index,
@@ -298,10 +310,10 @@ impl Scan {
             .record(job)
             .ok_or(Error::Internal("a segment of no row"))?;
         let name = &self.names[job.input];
-        let (reader, bufs) = worker.reader(sources, record, name)?;
+        let (reader, bufs) = worker.reader(sources, &record.row, name)?;
         // Where pass 2's pieces of a row of start deltas begin.
-        let pieces: Vec<u64> = if record.whole_row_job() {
-            let plan = PairwisePlan::new(record.calls, BLOCK);
+        let pieces: Vec<u64> = if record.row.whole_row_job() {
+            let plan = PairwisePlan::new(record.row.calls, BLOCK);
             plan.ranges
                 .iter()
                 .map(|r| r.0)
@@ -320,7 +332,7 @@ impl Scan {
         let mut before = None;
         while lo < job.hi {
             let hi = job.hi.min(lo + BLOCK);
-            reader.read(record, lo, hi, false, before, bufs, name)?;
+            reader.read(&record.row, lo, hi, false, before, bufs, name)?;
             segment.builder.push(&bufs.starts, &bufs.ends);
             segment.total_ns += exact_total(&bufs.starts, &bufs.ends);
             if lo == job.lo {
@@ -380,7 +392,7 @@ impl Scan {
         let summary = segment.builder.finish(0.0);
         record.first_start = segment.first_start;
         record.min_start = Some(summary.start_minimum);
-        record.large = Some(Box::new(LargeRow {
+        record.row.large = Some(Box::new(LargeRow {
             summary,
             total_ns: segment.total_ns,
             starts_before: segment.starts_before,
