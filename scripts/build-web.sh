@@ -51,6 +51,8 @@ awk -v page="$PAGE" -v work="$work" '
       # Nor their indentation and blank lines (no string spans lines, and the page has no
       # <pre>): 0.8 KB of the gzip.
       if (js || css) { sub(/^[ \t]+/, "", line); if (line == "") continue }
+      # And a comment after code with no string, template or regex before it.
+      if (js && line ~ /^[^\047"`\/]*[;{},)] +\/\/ /) sub(/ +\/\/ .*$/, "", line)
       print line
     }
     close(file)

@@ -35,7 +35,7 @@ try {
   await page.keyboard.press('6');
   await drawn(page);
   const open = Date.now() - t;
-  const info = await page.evaluate(() => ({ rects: SP.current.tl.rects.length / 5, lanes: SP.current.tl.data.lanes.length, read: SP.current.tl.data.read.filter(Boolean).length, extent: SP.current.tl.data.extent }));
+  const info = await page.evaluate(() => ({ rects: SP.current.tl.rects.length / 5, lanes: SP.current.tl.data.lanes.length, read: new Set(SP.current.tl.data.lanes.filter((l) => l[1] > 0).map((l) => l[0])).size, extent: SP.current.tl.data.extent }));
   const mem = rendererMiB(browserPid);
   const mib = (m) => `${m.pss.toFixed(0)} MiB PSS (${m.rss.toFixed(0)} RSS)`;
   console.log(`timeline: key to lanes drawn ${(open / 1000).toFixed(2)} s; ${info.read} ranks read, ${info.lanes} lanes, ${info.rects} rectangles; tab ${mib(before)} before, ${mib(mem)} after`);

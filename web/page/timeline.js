@@ -356,6 +356,14 @@ TL.at = (fs, hit) => {
   return { lane: hit.lane, t: hit.t, t0: d.t0, t1: d.t1, width: d.width };
 };
 
+// What is drawn at a hit (the worker's `timeline_at`), with its lane's rank and depth.
+TL.call = async (fs, hit) => {
+  const reply = await SP.ask(fs, 'timeline_at', TL.at(fs, hit));
+  const call = reply.ok && reply.ok.call;
+  if (call) [call.rank, call.depth] = TL.state(fs).data.lanes[hit.lane];
+  return call;
+};
+
 // What the pointer is over, in words: a call, or a merged block of calls.
 TL.describe = (call) => call.merged
   ? call.calls.toLocaleString('en-US') + ' calls merged · mostly ' + call.name + ' (' + Math.round(call.share * 100) + '% of their ' + call.busy_text +
@@ -385,8 +393,7 @@ TL.bind = (fs, canvas) => {
     const hit = TL.hit(fs, ev);
     const tip = SP.$('#tl-tip');
     if (!hit) { tip.hidden = true; return; }
-    const reply = await SP.ask(fs, 'timeline_at', TL.at(fs, hit));
-    const call = reply.ok && reply.ok.call;
+    const call = await TL.call(fs, hit);
     if (!call) { tip.hidden = true; return; }
     tip.hidden = false;
     tip.textContent = TL.describe(call);
@@ -398,8 +405,7 @@ TL.bind = (fs, canvas) => {
     if (drag && drag.moved) return;
     const hit = TL.hit(fs, ev);
     if (!hit) return;
-    const reply = await SP.ask(fs, 'timeline_at', TL.at(fs, hit));
-    const call = reply.ok && reply.ok.call;
+    const call = await TL.call(fs, hit);
     if (!call) return;
     if (call.merged) {
       // A merged block: zoom to the calls it holds.

@@ -109,11 +109,11 @@ fn shapes<'a>(summary: &'a Summary, depth: usize, edges: &[i64]) -> Vec<Shape<'a
     let Some(pixels) = summary.lanes.get(depth) else {
         return Vec::new();
     };
-    let wide: Vec<&Call> = summary.wide.iter().filter(|c| c.depth == depth).collect();
+    let mut wide = summary.wide.iter().filter(|c| c.depth == depth).peekable();
     let mut out = Vec::new();
-    let mut next = 0;
-    // The latest end of the wide calls starting at or before the pixel's start.
-    let (mut before, mut reach) = (0, i64::MIN);
+    // The latest end of the wide calls starting at or before the pixel's start, and of
+    // those starting inside the last pixel.
+    let (mut reach, mut inside) = (i64::MIN, i64::MIN);
     let mut run: Option<Shape> = None;
     let flush = |run: &mut Option<Shape<'a>>, out: &mut Vec<Shape<'a>>| {
         if let Some(r) = run.take() {
@@ -122,15 +122,17 @@ fn shapes<'a>(summary: &'a Summary, depth: usize, edges: &[i64]) -> Vec<Shape<'a
     };
     for (p, px) in pixels.iter().enumerate() {
         let (lo, hi) = (edges[p], edges[p + 1]);
+        reach = reach.max(inside);
+        inside = i64::MIN;
         // The wide calls starting before this pixel's end are drawn before it.
-        while let Some(&c) = wide.get(next).filter(|c| c.start < hi) {
+        while let Some(c) = wide.next_if(|c| c.start < hi) {
             flush(&mut run, &mut out);
             out.push(Shape::Call(c));
-            next += 1;
-        }
-        while let Some(c) = wide[..next].get(before).filter(|c| c.start <= lo) {
-            reach = reach.max(c.end);
-            before += 1;
+            if c.start <= lo {
+                reach = reach.max(c.end);
+            } else {
+                inside = inside.max(c.end);
+            }
         }
         let covered = reach >= hi;
         let Some(region) = px.region.filter(|_| px.calls > 0 && !covered) else {
@@ -165,7 +167,7 @@ fn shapes<'a>(summary: &'a Summary, depth: usize, edges: &[i64]) -> Vec<Shape<'a
         }
     }
     flush(&mut run, &mut out);
-    out.extend(wide[next..].iter().map(|&c| Shape::Call(c)));
+    out.extend(wide.map(Shape::Call));
     out
 }
 
@@ -316,16 +318,16 @@ impl Timeline {
             .get_or_insert_with(|| RankIndex::new(profile, rank, |_| true));
         let summary = index
             .summary(profile, source, &window)
-            .map_err(|e| format!("Reading rank {rank}'s calls failed: {e}."))?;
+            .map_err(|e| e.to_string())?;
         r.span = r.span.or(index.span());
         r.summary = Some((window, summary));
         Ok(())
     }
 
     /// The rectangles of `view` into `bin` ([`RECT_FLOATS`] f32 each); the answer gives the
-    /// lanes (rank and depth of each), which ranks are read, the extent and whether the
-    /// ranks are aligned. An empty view (as the first, before the extent is known) reads no
-    /// calls.
+    /// lanes (rank and depth of each; a rank not read yet has one), the extent and whether
+    /// the ranks are aligned. An empty view (as the first, before the extent is known) draws
+    /// nothing and reads only the ranks whose rows store no span.
     pub fn view(
         &mut self,
         profile: &Profile,
@@ -416,15 +418,15 @@ impl Timeline {
         }
         json!({
             "lanes": lanes.iter().map(|&(_, rank, depth)| [rank, depth as u32]).collect::<Vec<_>>(),
-            "read": (0..self.ranks.len()).map(|i| self.is_read(i)).collect::<Vec<_>>(),
             "extent": self.extent().map(|(a, b)| [a, b]),
             "aligned": self.aligned,
         })
     }
 
     /// What is drawn at time `t` of lane `lane` in the request's view (see
-    /// [`View::from_request`]): the call there or a merged block, with its region's name,
-    /// rank, depth, `view` (its start and end on the view's clock), the texts of its start
+    /// [`View::from_request`]): the call there or a merged block (the page knows the lane's
+    /// rank and depth), with its region's name, `view` (its start and end on the view's
+    /// clock), the texts of its start
     /// and duration, and for a block (`merged`) the calls touching its pixels, the dominant
     /// region's share of their time and the time they cover; null when nothing is, or
     /// when the view is not the one last drawn. `regions`: the profile's, for names.
@@ -486,7 +488,6 @@ impl Timeline {
         let span = text(end - start);
         // Every field for both (one shape of `json!` is less code in the page).
         json!({
-            "rank": self.ranks[i].rank, "depth": depth,
             "start_text": text(start - origin), "name": name(region),
             "duration_text": span, "merged": run.is_some(), "calls": calls,
             "share": region_busy as f64 / busy.max(1) as f64,
@@ -586,7 +587,7 @@ mod tests {
         assert_eq!((answer["extent"].clone(), r.len()), (json!([0, t - 1]), 0));
         // Drawn at 1 px = 1000 ns, the whole lane is one block coloured by region 2.
         let (answer, r) = draw(&mut tl, &p, &view(0.0, 100_000.0, 100.0));
-        assert_eq!(answer["read"], json!([true]));
+        assert_eq!(answer["lanes"], json!([[0, 0]]));
         assert_eq!(r, vec![[0.0, 1.0, 0.0, 2.0, 44.0]]);
         // Hovering it says what it holds.
         let req = json!({"lane": 0, "t": 500.0, "t0": 0.0, "t1": 100_000.0, "width": 100.0});
