@@ -590,6 +590,35 @@ fn stacked_durations_equal_the_reference() {
     );
     let args = ["--metrics", "avg", "--ranks", "1", "2", stack];
     compare_kinds(&durations, &multirank, &args, "json", "stacked-json-avg");
+    // Several files: the segments pooled over the runs, then each run's bars in turn; a bar
+    // a run lacks has no own time there (and no average: NaN).
+    let lzf = repo().join("tests/golden/h5_lzf_with_traces/expected/lzf_with_traces.h5");
+    let two: [&Path; 2] = [&mixed, &multirank];
+    compare_files(&two, &durations, &[stack], "csv", "stacked-multi");
+    let args = [
+        "--metrics",
+        "avg",
+        "total",
+        "--label",
+        "a",
+        "--label",
+        "b",
+        stack,
+    ];
+    compare_files(&two, &durations, &args, "json", "stacked-multi-json");
+    let args = [
+        "--combine-regions",
+        "o=outer,inner",
+        "--sort-by",
+        "total",
+        "--top-n",
+        "4",
+        "--ranks",
+        "0-2",
+        stack,
+    ];
+    let (a, b): (&Path, &Path) = (&multirank, &lzf);
+    compare_files(&[a, b], &durations, &args, "csv", "stacked-multi-combine");
 
     let dir = scratch_dir("plot-data-stacked-overlap");
     let input = repo().join(overlaps[0]);

@@ -202,20 +202,123 @@ impl Stacked {
 /// Splits `bars` (of [`bars`]) into own time and children. Only `total` and `avg` split
 /// that way; a rank whose calls do not nest cannot be split either.
 pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
+    let bars: Vec<(String, Vec<String>)> = (bars.iter())
+        .map(|b| (b.name.clone(), b.members.clone()))
+        .collect();
+    let (segments, mut values) = stacked_runs(std::slice::from_ref(run), opts, &bars)?;
+    Ok(Stacked {
+        segments,
+        values: values.pop().unwrap_or_default(),
+    })
+}
+
+/// One run's seconds per bar (in the bars' order) and segment.
+type BarSegments = Vec<Vec<f64>>;
+
+/// [`stacked`] over several runs (`_stacked_bar_values`): `bars` are names and members
+/// over every run ([`bars_runs`]); the segments are pooled over the runs, and each run has
+/// its values per bar and segment.
+fn stacked_runs(
+    runs: &[Run],
+    opts: &Options,
+    bars: &[(String, Vec<String>)],
+) -> Result<(Vec<String>, Vec<BarSegments>)> {
     if !matches!(opts.metric, Metric::Total | Metric::Avg) {
         return Err(Error::Unavailable(format!(
             "--stack-children splits --metric total and avg only (own time plus children), not {}",
             opts.metric.name()
         )));
     }
-    // Every region's bar: its group's under --combine-regions, else its own name.
-    let kept: Vec<String> = (regions(run.profile, &opts.selection)?.iter())
-        .map(|r| r.name.clone())
-        .collect();
-    let groups = group(&kept, &opts.combine)?;
+    // Every region's bar: its group's under --combine-regions, else its own name; the
+    // groups are those of every run's kept regions, whether or not their bar is drawn.
+    let groups = group(&kept_names(runs, opts)?, &opts.combine)?;
     let bar_of: HashMap<&str, &str> = (groups.iter())
         .flat_map(|(bar, members)| members.iter().map(move |m| (m.as_str(), bar.as_str())))
         .collect();
+    let per_run = (runs.iter())
+        .map(|run| run_segments(run, opts, &bar_of))
+        .collect::<Result<Vec<_>>>()?;
+    let mut pooled: HashMap<&str, f64> = HashMap::new();
+    for segments in &per_run {
+        for (bar, _) in bars {
+            let under = (segments.children.range(children_of(bar)))
+                .take_while(|((parent, _), _)| parent == bar);
+            for ((_, child), ns) in under {
+                *pooled.entry(child.as_str()).or_insert(0.0) += ns;
+            }
+        }
+    }
+    let mut order: Vec<(&str, f64)> = pooled.into_iter().collect();
+    order.sort_stable_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let mut segments = vec![SELF.to_string()];
+    segments.extend(order.iter().map(|(l, _)| l.to_string()));
+    let values = (runs.iter().zip(&per_run))
+        .map(|(run, run_segments)| {
+            (bars.iter())
+                .map(|(bar, members)| {
+                    let calls = match opts.metric {
+                        Metric::Avg => (members.iter())
+                            .filter_map(|m| run.profile.region(m))
+                            .flat_map(|r| rows(r, &opts.selection.ranks))
+                            .map(|row| row.calls() as f64)
+                            .sum(),
+                        _ => 1.0,
+                    };
+                    (segments.iter().enumerate())
+                        .map(|(s, segment)| {
+                            let ns = match s {
+                                0 => run_segments.own.get(bar.as_str()).copied(),
+                                _ => (run_segments.children)
+                                    .get(&(bar.clone(), segment.clone()))
+                                    .copied(),
+                            };
+                            match calls == 0.0 {
+                                true => f64::NAN,
+                                false => ns.unwrap_or(0.0) / 1e9 / calls,
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    Ok((segments, values))
+}
+
+/// The names of the regions any run keeps, the first run's first (`_all_region_names`).
+fn kept_names(runs: &[Run], opts: &Options) -> Result<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    for run in runs {
+        for r in regions(run.profile, &opts.selection).unwrap_or_default() {
+            if !names.contains(&r.name) {
+                names.push(r.name.clone());
+            }
+        }
+    }
+    if names.is_empty() {
+        return Err(Error::Unavailable(
+            "no regions matched the selected filters".into(),
+        ));
+    }
+    Ok(names)
+}
+
+/// The `(parent, child)` keys from `bar`'s first child on (in key order, so its children
+/// come first).
+fn children_of(bar: &str) -> std::ops::RangeFrom<(String, String)> {
+    (bar.to_string(), String::new())..
+}
+
+/// One run's time under each bar, nanoseconds (`_stacked_segments`): the bar's own time, and
+/// per (parent bar, child bar) the child's whole time inside the parent.
+struct RunSegments {
+    own: HashMap<String, f64>,
+    children: BTreeMap<(String, String), f64>,
+}
+
+/// Nesting comes from timestamps ([`calltree::build`]) over every region of the run,
+/// filtered out or not, so a segment may name a region with no bar.
+fn run_segments(run: &Run, opts: &Options, bar_of: &HashMap<&str, &str>) -> Result<RunSegments> {
     let all = regions(run.profile, &Selection::all())?;
     let mut labels: Vec<&str> = Vec::new();
     let mut label_index: HashMap<&str, usize> = HashMap::new();
@@ -269,48 +372,14 @@ pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
             *children.entry(key).or_insert(0.0) += v;
         }
     }
-    let bar_labels: Vec<Option<usize>> = (bars.iter())
-        .map(|b| label_index.get(b.name.as_str()).copied())
-        .collect();
-    let mut pooled: BTreeMap<usize, f64> = BTreeMap::new();
-    for &(parent, child) in children.keys() {
-        if bar_labels.contains(&Some(parent)) {
-            *pooled.entry(child).or_insert(0.0) += children[&(parent, child)];
-        }
-    }
-    let mut order: Vec<(usize, f64)> = pooled.into_iter().collect();
-    order.sort_stable_by(|a, b| {
-        b.1.total_cmp(&a.1)
-            .then_with(|| labels[a.0].cmp(labels[b.0]))
-    });
-    let mut segments = vec![SELF.to_string()];
-    segments.extend(order.iter().map(|(l, _)| labels[*l].to_string()));
-    let values = (bars.iter().zip(&bar_labels))
-        .map(|(bar, label)| {
-            let calls = match opts.metric {
-                Metric::Avg => (bar.members.iter())
-                    .filter_map(|m| run.profile.region(m))
-                    .flat_map(|r| rows(r, &opts.selection.ranks))
-                    .map(|row| row.calls() as f64)
-                    .sum(),
-                _ => 1.0,
-            };
-            let ns = |segment: Option<usize>| match (label, segment) {
-                (Some(l), None) => own[*l],
-                (Some(l), Some(child)) => children.get(&(*l, child)).copied().unwrap_or(0.0),
-                (None, _) => 0.0,
-            };
-            let own_then_children =
-                std::iter::once(None).chain(order.iter().map(|(l, _)| Some(*l)));
-            own_then_children
-                .map(|segment| match calls == 0.0 {
-                    true => f64::NAN,
-                    false => ns(segment) / 1e9 / calls,
-                })
-                .collect()
-        })
-        .collect();
-    Ok(Stacked { segments, values })
+    Ok(RunSegments {
+        own: (labels.iter().zip(own))
+            .map(|(l, ns)| (l.to_string(), ns))
+            .collect(),
+        children: (children.into_iter())
+            .map(|((p, c), ns)| ((labels[p].to_string(), labels[c].to_string()), ns))
+            .collect(),
+    })
 }
 
 /// `region` with only its calls on `rank` (none when it has no row there), read.
@@ -338,7 +407,14 @@ pub(super) fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> 
 pub fn table(run: &Run, opts: &Options) -> Result<Table> {
     let bars = bars(run, opts)?;
     if opts.stack_children {
-        return stacked_table(run, opts, &bars);
+        let bars: Vec<(String, Vec<String>)> =
+            (bars.into_iter()).map(|b| (b.name, b.members)).collect();
+        return stacked_table(
+            std::slice::from_ref(run),
+            std::slice::from_ref(&run.label),
+            opts,
+            &bars,
+        );
     }
     let rows = (bars.into_iter())
         .map(|b| {
@@ -367,26 +443,35 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
     })
 }
 
-/// The `--stack-children` table and its segment colours.
-fn stacked_table(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Table> {
-    let stacked = stacked(run, opts, bars)?;
+/// The `--stack-children` table of `runs` (named `labels`) and its segment colours: run
+/// by run, segment by segment, each bar's own time always and a child only where it is not
+/// zero.
+fn stacked_table(
+    runs: &[Run],
+    labels: &[String],
+    opts: &Options,
+    bars: &[(String, Vec<String>)],
+) -> Result<Table> {
+    let (segments, values) = stacked_runs(runs, opts, bars)?;
     let mut rows = Vec::new();
-    for (s, segment) in stacked.segments.iter().enumerate() {
-        for (bar, values) in bars.iter().zip(&stacked.values) {
-            if s > 0 && values[s] == 0.0 {
-                continue;
+    for (label, run_values) in labels.iter().zip(&values) {
+        for (s, segment) in segments.iter().enumerate() {
+            for ((bar, _), values) in bars.iter().zip(run_values) {
+                if s > 0 && values[s] == 0.0 {
+                    continue;
+                }
+                rows.push(vec![
+                    Cell::Text(label.clone()),
+                    Cell::Text(bar.clone()),
+                    Cell::Text(opts.metric.name().into()),
+                    Cell::Text(segment.clone()),
+                    Cell::Float(values[s]),
+                ]);
             }
-            rows.push(vec![
-                Cell::Text(run.label.clone()),
-                Cell::Text(bar.name.clone()),
-                Cell::Text(opts.metric.name().into()),
-                Cell::Text(segment.clone()),
-                Cell::Float(values[s]),
-            ]);
         }
     }
-    let colors: serde_json::Map<String, serde_json::Value> = (stacked.segments.iter())
-        .zip(tab20(stacked.segments.len()))
+    let colors: serde_json::Map<String, serde_json::Value> = (segments.iter())
+        .zip(tab20(segments.len()))
         .map(|(segment, color)| (segment.clone(), color.into()))
         .collect();
     Ok(Table {
@@ -426,13 +511,13 @@ pub fn table_runs(
         for &m in metrics {
             tables.push(table(&run, &with(m))?);
         }
-    } else if opts.stack_children {
-        return Err(Error::Unavailable(
-            "--stack-children over several files is not supported yet".into(),
-        ));
     } else {
         let bars = bars_runs(runs, opts)?;
         for &m in metrics {
+            if opts.stack_children {
+                tables.push(stacked_table(runs, labels, &with(m), &bars)?);
+                continue;
+            }
             let mut rows = Vec::new();
             for (run, label) in runs.iter().zip(labels) {
                 for (name, members) in &bars {
@@ -477,19 +562,7 @@ pub fn table_runs(
 /// The bars over several files: names and members, sorted and cut as [`bars`] does, by the
 /// largest finite value over the files.
 fn bars_runs(runs: &[Run], opts: &Options) -> Result<Vec<(String, Vec<String>)>> {
-    let mut names: Vec<String> = Vec::new();
-    for run in runs {
-        for r in regions(run.profile, &opts.selection).unwrap_or_default() {
-            if !names.contains(&r.name) {
-                names.push(r.name.clone());
-            }
-        }
-    }
-    if names.is_empty() {
-        return Err(Error::Unavailable(
-            "no regions matched the selected filters".into(),
-        ));
-    }
+    let names = kept_names(runs, opts)?;
     let groups = group(&names, &opts.combine)?;
     let mut scored = Vec::with_capacity(groups.len());
     for (name, members) in groups {
