@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::error::Error;
 use super::pack::PackScratch;
-use super::scan::{RowCalls, Source};
+use super::scan::RowCalls;
 use super::Sources;
 use crate::hdf5lite::model::{ByteOrder, Datatype};
 use crate::hdf5lite::reader::{Dataset, File};
@@ -87,10 +87,8 @@ enum Opened<R: ReadAt> {
 pub struct Worker<R: ReadAt> {
     pub(crate) bufs: Buffers,
     open: Option<(usize, Opened<R>)>,
-    /// The names, source files and source places its records share
-    /// ([`intern`](Self::intern), [`intern_source`](Self::intern_source)).
+    /// The names and source files its records share ([`intern`](Self::intern)).
     names: HashSet<Arc<str>>,
-    sources: HashSet<Arc<Source>>,
 }
 
 impl<R: ReadAt> Default for Worker<R> {
@@ -99,7 +97,6 @@ impl<R: ReadAt> Default for Worker<R> {
             bufs: Buffers::default(),
             open: None,
             names: HashSet::new(),
-            sources: HashSet::new(),
         }
     }
 }
@@ -120,20 +117,6 @@ impl<R: ReadAt> Worker<R> {
         let shared: Arc<str> = Arc::from(s);
         self.names.insert(shared.clone());
         shared
-    }
-
-    /// `source` shared as [`intern`](Self::intern) shares strings, or `None` when it says
-    /// nothing: a record then costs a pointer for its place in the source.
-    pub(crate) fn intern_source(&mut self, source: Source) -> Option<Arc<Source>> {
-        if source == Source::default() {
-            return None;
-        }
-        if let Some(shared) = self.sources.get(&source) {
-            return Some(shared.clone());
-        }
-        let shared = Arc::new(source);
-        self.sources.insert(shared.clone());
-        Some(shared)
     }
 
     /// A reader of the calls of `record` (input `record.input`, named `name`), opened

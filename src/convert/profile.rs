@@ -150,13 +150,12 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
                 _ => (0, CallsAt::Nothing),
             };
             rows.push((row.rank, records.len()));
-            let source = Source {
-                file: row.source_file.map(Arc::from),
-                line: row.source_line,
-                text: row.source_text.map(Arc::from),
-            };
             records.push(Record {
-                source: (source != Source::default()).then(|| Arc::new(source)),
+                source: Source {
+                    file: row.source_file.map(Arc::from),
+                    line: row.source_line,
+                    text: row.source_text.map(Arc::from),
+                },
                 ..Record::new(input, Arc::from(region.name.as_str()), calls, at)
             });
         }

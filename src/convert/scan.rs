@@ -23,9 +23,8 @@ use std::sync::Arc;
 pub(crate) struct Record {
     /// Shared with the records of the same name a worker read ([`Worker::intern`]).
     pub name: Arc<str>,
-    /// Where the region is in the source, copied to the merged row; shared with the
-    /// records of the same place a worker read ([`Worker::intern_source`]).
-    pub source: Option<Arc<Source>>,
+    /// Where the region is in the source, moved to the merged row.
+    pub source: Source,
     pub first_start: Option<i64>,
     pub min_start: Option<i64>,
     /// Where its calls are: what pass 2 keeps of the record.
@@ -45,8 +44,8 @@ pub(crate) struct RowCalls {
     pub large: Option<Box<LargeRow>>,
 }
 
-/// Source file, line and text as an input gives them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// Source file, line and text as an input gives them; the strings shared as names are.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Source {
     pub file: Option<Arc<str>>,
     pub line: Option<i64>,
@@ -69,7 +68,7 @@ impl Record {
     pub fn new(input: usize, name: Arc<str>, calls: u64, at: CallsAt) -> Record {
         Record {
             name,
-            source: None,
+            source: Source::default(),
             first_start: None,
             min_start: None,
             row: RowCalls {
@@ -122,14 +121,12 @@ impl RegionRecord for Record {
     }
 
     fn take_source(&mut self) -> (Option<String>, Option<i64>, Option<String>) {
-        match self.source.take() {
-            Some(s) => (
-                s.file.as_deref().map(str::to_owned),
-                s.line,
-                s.text.as_deref().map(str::to_owned),
-            ),
-            None => (None, None, None),
-        }
+        let Source { file, line, text } = std::mem::take(&mut self.source);
+        (
+            file.map(|f| f.to_string()),
+            line,
+            text.map(|t| t.to_string()),
+        )
     }
 }
 
@@ -202,13 +199,12 @@ pub fn scan_trace<R: ReadAt + ?Sized, W: ReadAt>(
                 ends_at: r.ends_at,
                 endian: index.endian,
             };
-            let source = Source {
-                file: r.source_file.as_deref().map(|f| worker.intern(f)),
-                line: r.source_line.map(i64::from),
-                text: None,
-            };
             Record {
-                source: worker.intern_source(source),
+                source: Source {
+                    file: r.source_file.as_deref().map(|f| worker.intern(f)),
+                    line: r.source_line.map(i64::from),
+                    text: None,
+                },
                 ..Record::new(input, worker.intern(&r.name), r.calls, at)
             }
         })
