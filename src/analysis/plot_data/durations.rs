@@ -205,7 +205,7 @@ pub fn stacked(run: &Run, opts: &Options, bars: &[Bar]) -> Result<Stacked> {
     let bars: Vec<(String, Vec<String>)> = (bars.iter())
         .map(|b| (b.name.clone(), b.members.clone()))
         .collect();
-    let (segments, mut values) = stacked_runs(std::slice::from_ref(run), opts, &bars)?;
+    let (segments, mut values) = stacked_runs(std::slice::from_ref(run), opts, &bars, &mut None)?;
     Ok(Stacked {
         segments,
         values: values.pop().unwrap_or_default(),
@@ -217,11 +217,13 @@ type BarSegments = Vec<Vec<f64>>;
 
 /// [`stacked`] over several runs (`_stacked_bar_values`): `bars` are names and members
 /// over every run ([`bars_runs`]); the segments are pooled over the runs, and each run has
-/// its values per bar and segment.
+/// its values per bar and segment. The runs' nesting does not depend on the metric:
+/// `kept` holds it from one metric to the next.
 fn stacked_runs(
     runs: &[Run],
     opts: &Options,
     bars: &[(String, Vec<String>)],
+    kept: &mut Option<Vec<RunSegments>>,
 ) -> Result<(Vec<String>, Vec<BarSegments>)> {
     if !matches!(opts.metric, Metric::Total | Metric::Avg) {
         return Err(Error::Unavailable(format!(
@@ -229,17 +231,12 @@ fn stacked_runs(
             opts.metric.name()
         )));
     }
-    // Every region's bar: its group's under --combine-regions, else its own name; the
-    // groups are those of every run's kept regions, whether or not their bar is drawn.
-    let groups = group(&kept_names(runs, opts)?, &opts.combine)?;
-    let bar_of: HashMap<&str, &str> = (groups.iter())
-        .flat_map(|(bar, members)| members.iter().map(move |m| (m.as_str(), bar.as_str())))
-        .collect();
-    let per_run = (runs.iter())
-        .map(|run| run_segments(run, opts, &bar_of))
-        .collect::<Result<Vec<_>>>()?;
+    let per_run = match kept {
+        Some(per_run) => per_run,
+        None => kept.insert(runs_segments(runs, opts)?),
+    };
     let mut pooled: HashMap<&str, f64> = HashMap::new();
-    for segments in &per_run {
+    for segments in per_run.iter() {
         for (bar, _) in bars {
             let under = (segments.children.range(children_of(bar)))
                 .take_while(|((parent, _), _)| parent == bar);
@@ -252,7 +249,7 @@ fn stacked_runs(
     order.sort_stable_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     let mut segments = vec![SELF.to_string()];
     segments.extend(order.iter().map(|(l, _)| l.to_string()));
-    let values = (runs.iter().zip(&per_run))
+    let values = (runs.iter().zip(per_run.iter()))
         .map(|(run, run_segments)| {
             (bars.iter())
                 .map(|(bar, members)| {
@@ -283,6 +280,18 @@ fn stacked_runs(
         })
         .collect();
     Ok((segments, values))
+}
+
+/// Each run's [`RunSegments`], every region in the bar of its `--combine-regions` group, the
+/// groups being those of every run's kept regions, whether or not their bar is drawn.
+fn runs_segments(runs: &[Run], opts: &Options) -> Result<Vec<RunSegments>> {
+    let groups = group(&kept_names(runs, opts)?, &opts.combine)?;
+    let bar_of: HashMap<&str, &str> = (groups.iter())
+        .flat_map(|(bar, members)| members.iter().map(move |m| (m.as_str(), bar.as_str())))
+        .collect();
+    (runs.iter())
+        .map(|run| run_segments(run, opts, &bar_of))
+        .collect()
 }
 
 /// The names of the regions any run keeps, the first run's first (`_all_region_names`).
@@ -414,6 +423,7 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
             std::slice::from_ref(&run.label),
             opts,
             &bars,
+            &mut None,
         );
     }
     let rows = (bars.into_iter())
@@ -445,14 +455,15 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
 
 /// The `--stack-children` table of `runs` (named `labels`) and its segment colours: run
 /// by run, segment by segment, each bar's own time always and a child only where it is not
-/// zero.
+/// zero; `kept` as [`stacked_runs`] takes it.
 fn stacked_table(
     runs: &[Run],
     labels: &[String],
     opts: &Options,
     bars: &[(String, Vec<String>)],
+    kept: &mut Option<Vec<RunSegments>>,
 ) -> Result<Table> {
-    let (segments, values) = stacked_runs(runs, opts, bars)?;
+    let (segments, values) = stacked_runs(runs, opts, bars, kept)?;
     let mut rows = Vec::new();
     for (label, run_values) in labels.iter().zip(&values) {
         for (s, segment) in segments.iter().enumerate() {
@@ -513,9 +524,10 @@ pub fn table_runs(
         }
     } else {
         let bars = bars_runs(runs, opts)?;
+        let mut nesting = None;
         for &m in metrics {
             if opts.stack_children {
-                tables.push(stacked_table(runs, labels, &with(m), &bars)?);
+                tables.push(stacked_table(runs, labels, &with(m), &bars, &mut nesting)?);
                 continue;
             }
             let mut rows = Vec::new();
