@@ -137,3 +137,11 @@ if [ "$pinned" != "$installed" ]; then
     echo "setup-env: npm ci in web/e2e (playwright-core $pinned)"
     (cd "$e2e" && quietly npm ci --no-audit --no-fund)
 fi
+# The page's minifier (scripts/build-web.sh): the pinned terser in web/minify/node_modules.
+minify="$REPO/web/minify"
+pinned=$(node -p "require('$minify/package.json').devDependencies.terser")
+installed=$(node -p "try { require('$minify/node_modules/terser/package.json').version } catch { '' }")
+if [ "$pinned" != "$installed" ]; then
+    echo "setup-env: npm ci in web/minify (terser $pinned)"
+    (cd "$minify" && quietly npm ci --no-audit --no-fund)
+fi
