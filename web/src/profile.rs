@@ -350,7 +350,11 @@ impl Opened {
             None => &Loaded_,
         };
         let (_, timeline) = self.timeline.as_mut().ok_or("No timeline is open.")?;
-        let mut answer = timeline.view(profile, source, &View::from_request(req), bin)?;
+        // A view reads runs of calls of every row in view: in large blocks.
+        self.source.bulk(true);
+        let answer = timeline.view(profile, source, &View::from_request(req), bin);
+        self.source.bulk(false);
+        let mut answer = answer?;
         answer["regions"] = json!(profile
             .regions
             .iter()

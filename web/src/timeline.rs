@@ -15,13 +15,26 @@ use sp::analysis::units::duration_text;
 use sp::schema::{Profile, Region};
 use sp::sort::SortSlice;
 
-/// One rank: its index (once made) and its summary of the last view drawn.
+/// One rank: its index (once made), its summary of the last view drawn and that of the
+/// last view of its whole span, kept so that zooming back out reads nothing.
 struct Rank {
     rank: u32,
     /// The earliest start and latest end of its calls (from the rows' stored statistics).
     span: Option<(i64, i64)>,
     index: Option<RankIndex>,
     summary: Option<(timeline::View, Summary)>,
+    whole: Option<(timeline::View, Summary)>,
+}
+
+impl Rank {
+    /// Its summary of `window`, if kept.
+    fn of(&self, window: timeline::View) -> Option<&Summary> {
+        [&self.summary, &self.whole]
+            .into_iter()
+            .flatten()
+            .find(|(w, _)| *w == window)
+            .map(|(_, s)| s)
+    }
 }
 
 /// The timeline of one profile's chosen ranks.
@@ -181,6 +194,7 @@ impl Timeline {
                     span: None,
                     index: None,
                     summary: None,
+                    whole: None,
                 })
                 .collect(),
             spanned: false,
@@ -309,7 +323,7 @@ impl Timeline {
             return Ok(());
         };
         let r = &mut self.ranks[i];
-        if r.summary.as_ref().is_some_and(|(w, _)| *w == window) {
+        if r.of(window).is_some() {
             return Ok(());
         }
         let rank = r.rank;
@@ -320,7 +334,10 @@ impl Timeline {
             .summary(profile, source, &window)
             .map_err(|e| e.to_string())?;
         r.span = r.span.or(index.span());
-        r.summary = Some((window, summary));
+        let whole = r
+            .span
+            .is_some_and(|(a, b)| window.t0 <= a && b <= window.t1);
+        *(if whole { &mut r.whole } else { &mut r.summary }) = Some((window, summary));
         Ok(())
     }
 
@@ -385,12 +402,12 @@ impl Timeline {
         let last = (view.first + view.count).min(lanes.len());
         for (index, &(i, _, depth)) in lanes.iter().enumerate().take(last).skip(view.first) {
             let off = self.offset(i);
-            let Some((window, summary)) = &self.ranks[i].summary else {
+            let Some(window) = view.window(off) else {
                 continue;
             };
-            if view.window(off) != Some(*window) {
+            let Some(summary) = self.ranks[i].of(window) else {
                 continue;
-            }
+            };
             let edges = window.edges();
             let x = |t: i64| ((t - off) as f64 - view.t0) * scale;
             for shape in shapes(summary, depth, &edges) {
@@ -437,12 +454,12 @@ impl Timeline {
             return Json::Null;
         };
         let off = self.offset(i);
-        let Some((window, summary)) = &self.ranks[i].summary else {
+        let Some(window) = view.window(off) else {
             return Json::Null;
         };
-        if view.window(off) != Some(*window) {
+        let Some(summary) = self.ranks[i].of(window) else {
             return Json::Null;
-        }
+        };
         let scale = view.scale();
         let edges = window.edges();
         let x = |t: i64| ((t - off) as f64 - view.t0) * scale;
@@ -610,6 +627,41 @@ mod tests {
         // A view other than the one drawn has nothing to say.
         let req = json!({"lane": 0, "t": 5.0, "t0": 0.0, "t1": 90.0, "width": 1000.0});
         assert_eq!(tl.at(&req, &p.regions), Json::Null);
+    }
+
+    /// Counts the row reads of a [`Loaded`] profile.
+    struct Counted(std::cell::Cell<u32>);
+
+    impl RowSource for Counted {
+        fn events<'a>(
+            &'a self,
+            row: &'a sp::schema::RankCalls,
+        ) -> sp::analysis::Result<std::borrow::Cow<'a, sp::schema::RowEvents>> {
+            self.0.set(self.0.get() + 1);
+            Loaded.events(row)
+        }
+    }
+
+    #[test]
+    fn zooming_back_out_to_the_whole_run_reads_nothing() {
+        let calls: Vec<_> = (0..100).map(|k| (10 * k, 10 * k + 5, 1)).collect();
+        let p = profile(&[calls]);
+        let mut tl = Timeline::new(vec![0]);
+        let source = Counted(Default::default());
+        let mut bin = Vec::new();
+        let whole = view(0.0, 1000.0, 100.0);
+        tl.view(&p, &source, &whole, &mut bin).unwrap();
+        let first = rects(&bin);
+        tl.view(&p, &source, &view(100.0, 200.0, 100.0), &mut bin)
+            .unwrap();
+        let reads = source.0.get();
+        assert!(reads > 0);
+        tl.view(&p, &source, &whole, &mut bin).unwrap();
+        assert_eq!((source.0.get(), rects(&bin)), (reads, first));
+        // Another window is read.
+        tl.view(&p, &source, &view(200.0, 300.0, 100.0), &mut bin)
+            .unwrap();
+        assert!(source.0.get() > reads);
     }
 
     #[test]
