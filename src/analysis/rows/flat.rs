@@ -78,39 +78,28 @@ pub(super) fn gpu_count(row: &RankCalls) -> u64 {
     }
 }
 
-/// Wall-clock coverage of a region's rows (`_covered_duration`).
-pub(super) fn covered(rows: &[&RankCalls]) -> Option<f64> {
-    let mut total = 0.0;
-    let mut found = false;
-    for row in rows {
-        if row.calls() == 0 {
-            continue;
-        }
-        found = true;
-        if row.starts.is_empty() {
-            total += row.total_s();
-            continue;
-        }
-        if row.starts.is_sorted() {
-            // Already in start order, which is all the sweep needs (intervals of equal
-            // start may come in any order): merged as they come, with no copy.
-            let mut sweep = Coverage::default();
-            for (&s, &e) in row.starts.iter().zip(&row.ends) {
-                sweep.add(seconds(s), seconds(e));
-            }
-            sweep.close();
-            total += sweep.length;
-            continue;
-        }
-        let mut intervals: Vec<(f64, f64)> = row
-            .starts
-            .iter()
-            .zip(&row.ends)
-            .map(|(&s, &e)| (seconds(s), seconds(e)))
-            .collect();
-        total += merged_length(&mut intervals);
+/// Wall-clock coverage of one row with calls (`_covered_duration`'s term for it).
+fn row_coverage(row: &RankCalls) -> f64 {
+    if row.starts.is_empty() {
+        return row.total_s();
     }
-    found.then_some(total)
+    if row.starts.is_sorted() {
+        // Already in start order, which is all the sweep needs (intervals of equal
+        // start may come in any order): merged as they come, with no copy.
+        let mut sweep = Coverage::default();
+        for (&s, &e) in row.starts.iter().zip(&row.ends) {
+            sweep.add(seconds(s), seconds(e));
+        }
+        sweep.close();
+        return sweep.length;
+    }
+    let mut intervals: Vec<(f64, f64)> = row
+        .starts
+        .iter()
+        .zip(&row.ends)
+        .map(|(&s, &e)| (seconds(s), seconds(e)))
+        .collect();
+    merged_length(&mut intervals)
 }
 
 pub(super) fn merged_length(intervals: &mut [(f64, f64)]) -> f64 {
@@ -134,114 +123,122 @@ pub(super) fn merged_length(intervals: &mut [(f64, f64)]) -> f64 {
 /// Exclusive seconds of one row: the stored total, else the reconstructed one.
 pub(super) type ExclusiveTotals = HashMap<(String, u32), i64>;
 
-/// The flat statistics of one region (`summary.region_row`).
+/// Python's `sum()` of floats kept as they come: `None` until the first.
+#[derive(Default)]
+struct Sum(Option<f64>);
+
+impl Sum {
+    fn add(&mut self, v: f64) {
+        self.0 = Some(self.0.map_or(v, |acc| acc + v));
+    }
+
+    fn value(&self) -> f64 {
+        self.0.unwrap_or(0.0)
+    }
+}
+
+/// The flat statistics of one region (`summary.region_row`). One walk of the rows gathers
+/// every sum and extreme: at 100,000 ranks a region's rows are tens of megabytes, and a
+/// walk per statistic was most of the first screen.
 pub(super) fn region_row(
     region: &Region,
     ranks: Option<&[u32]>,
     exclusive: Option<&Result<ExclusiveTotals, calltree::Nesting>>,
 ) -> RegionRow {
     let rows = per_rank(region, ranks);
-    let gpu_rows: Vec<&&RankCalls> = rows.iter().filter(|r| r.has_gpu()).collect();
-    let gpu_total = py_sum(gpu_rows.iter().map(|r| gpu_total_s(r)));
-    let gpu_n: u64 = gpu_rows.iter().map(|r| gpu_count(r)).sum();
+    let per_exclusive = |r: &RankCalls, totals: &Result<ExclusiveTotals, _>| -> f64 {
+        if let Some(s) = &r.statistics {
+            return seconds(s.exclusive);
+        }
+        match totals {
+            Err(_) => r.total_s(),
+            Ok(_) if r.calls() == 0 => 0.0,
+            Ok(_) if r.exclusive_total.is_some() => seconds(r.exclusive_total.unwrap_or(0)),
+            Ok(map) => seconds(
+                map.get(&(region.name.clone(), r.rank))
+                    .copied()
+                    .unwrap_or(0),
+            ),
+        }
+    };
+    let (mut gpu_sum, mut gpu_n) = (Sum::default(), 0u64);
+    let mut durations: Vec<i64> = Vec::new();
+    // The earliest-starting and latest-ending rows with calls, the first of ties.
+    let (mut first_row, mut last_row): (Option<&RankCalls>, Option<&RankCalls>) = (None, None);
+    let mut calls = 0u64;
+    let mut coverage: Option<f64> = None;
+    let mut exclusive_sum = Sum::default();
+    let mut all_totals: Vec<f64> = Vec::with_capacity(rows.len());
+    let (mut total, mut minimum, mut maximum) = (Sum::default(), f64::INFINITY, f64::NEG_INFINITY);
+    // Rows with calls and stored statistics, and the earliest / latest of those with
+    // their first / last duration.
+    let mut stored: Vec<&RowStatistics> = Vec::new();
+    let (mut first_stored, mut last_stored): (Option<&RowStatistics>, Option<&RowStatistics>) =
+        (None, None);
+    for &r in &rows {
+        if r.has_gpu() {
+            gpu_sum.add(gpu_total_s(r));
+            gpu_n += gpu_count(r);
+        }
+        durations.extend(r.durations_ns());
+        let n = r.calls();
+        calls += n;
+        let row_total = r.total_s();
+        all_totals.push(row_total);
+        total.add(row_total);
+        if let Some(totals) = exclusive {
+            exclusive_sum.add(per_exclusive(r, totals));
+        }
+        if n == 0 {
+            continue;
+        }
+        if first_row.is_none_or(|a| r.first_start_s() < a.first_start_s()) {
+            first_row = Some(r);
+        }
+        if last_row.is_none_or(|a| r.last_end_s() > a.last_end_s()) {
+            last_row = Some(r);
+        }
+        *coverage.get_or_insert(0.0) += row_coverage(r);
+        let stats = r.statistics.as_ref();
+        minimum = minimum.min(stats.map_or(0.0, |s| seconds(s.minimum)));
+        maximum = maximum.max(stats.map_or(0.0, |s| seconds(s.maximum)));
+        let Some(s) = stats else { continue };
+        stored.push(s);
+        if s.first.is_some()
+            && s.start_minimum.is_some()
+            && first_stored.is_none_or(|a| s.start_minimum < a.start_minimum)
+        {
+            first_stored = Some(s);
+        }
+        if s.last.is_some()
+            && s.end_maximum.is_some()
+            && last_stored.is_none_or(|a| s.end_maximum > a.end_maximum)
+        {
+            last_stored = Some(s);
+        }
+    }
     let (gpu_total, gpu_avg) = if gpu_n > 0 {
-        (Some(gpu_total), Some(gpu_total / gpu_n as f64))
+        let sum = gpu_sum.value();
+        (Some(sum), Some(sum / gpu_n as f64))
     } else {
         (None, None)
     };
-    let durations: Vec<i64> = rows.iter().flat_map(|r| r.durations_ns()).collect();
-    let timed: Vec<&&RankCalls> = rows.iter().filter(|r| r.calls() > 0).collect();
-    let mut first = timed
-        .iter()
-        .copied()
-        .reduce(|a, b| {
-            if b.first_start_s() < a.first_start_s() {
-                b
-            } else {
-                a
-            }
-        })
-        .map(|r| first_duration(r));
-    let mut last = timed
-        .iter()
-        .copied()
-        .reduce(|a, b| {
-            if b.last_end_s() > a.last_end_s() {
-                b
-            } else {
-                a
-            }
-        })
-        .map(|r| last_duration(r));
-    let calls: u64 = rows.iter().map(|r| r.calls()).sum();
-    let coverage = covered(&rows);
-    let exclusive = exclusive.map(|totals| {
-        let per = |r: &RankCalls| -> f64 {
-            if let Some(s) = &r.statistics {
-                return seconds(s.exclusive);
-            }
-            match totals {
-                Err(_) => r.total_s(),
-                Ok(_) if r.calls() == 0 => 0.0,
-                Ok(_) if r.exclusive_total.is_some() => seconds(r.exclusive_total.unwrap_or(0)),
-                Ok(map) => seconds(
-                    map.get(&(region.name.clone(), r.rank))
-                        .copied()
-                        .unwrap_or(0),
-                ),
-            }
-        };
-        py_sum(rows.iter().map(|r| per(r)))
-    });
-    let all_totals: Vec<f64> = match ranks {
-        None => region.ranks.iter().map(RankCalls::total_s).collect(),
-        Some(_) => rows.iter().map(|r| r.total_s()).collect(),
-    };
+    let first = first_row.map(first_duration);
+    let last = last_row.map(last_duration);
     let imbalance = Some(imbalance_of(&all_totals));
     let base = RegionRow {
         name: region.name.clone(),
         num_ranks: rows.len(),
         calls,
         coverage,
-        exclusive,
+        exclusive: exclusive.map(|_| exclusive_sum.value()),
         gpu_total,
         gpu_avg,
         imbalance,
         ..RegionRow::default()
     };
     if durations.is_empty() && calls > 0 {
-        let total = py_sum(rows.iter().map(|r| r.total_s()));
-        let stored: Vec<&RowStatistics> = rows
-            .iter()
-            .filter(|r| r.calls() > 0)
-            .filter_map(|r| r.statistics.as_ref())
-            .collect();
-        let minimum = timed
-            .iter()
-            .map(|r| r.statistics.as_ref().map_or(0.0, |s| seconds(s.minimum)))
-            .fold(f64::INFINITY, f64::min);
-        let maximum = timed
-            .iter()
-            .map(|r| r.statistics.as_ref().map_or(0.0, |s| seconds(s.maximum)))
-            .fold(f64::NEG_INFINITY, f64::max);
-        first = stored
-            .iter()
-            .filter(|s| s.first.is_some() && s.start_minimum.is_some())
-            .copied()
-            .reduce(|a, b| {
-                if b.start_minimum < a.start_minimum {
-                    b
-                } else {
-                    a
-                }
-            })
-            .map(|s| s.first.unwrap_or(0) as f64 / 1e9);
-        last = stored
-            .iter()
-            .filter(|s| s.last.is_some() && s.end_maximum.is_some())
-            .copied()
-            .reduce(|a, b| if b.end_maximum > a.end_maximum { b } else { a })
-            .map(|s| s.last.unwrap_or(0) as f64 / 1e9);
+        let total = total.value();
         let std = if stored.is_empty() || stored.iter().any(|s| s.mean.is_none() || s.m2.is_none())
         {
             None
@@ -267,8 +264,8 @@ pub(super) fn region_row(
             avg: Some(total / calls as f64),
             min: Some(minimum),
             max: Some(maximum),
-            first,
-            last,
+            first: first_stored.map(|s| s.first.unwrap_or(0) as f64 / 1e9),
+            last: last_stored.map(|s| s.last.unwrap_or(0) as f64 / 1e9),
             std,
             ..base
         };

@@ -116,13 +116,18 @@ impl GlobalHeapCollection {
 
     /// The bytes of object `index`.
     pub fn get(&self, index: u32) -> Option<&[u8]> {
-        // Objects are normally stored in index order; fall back to a scan if not.
-        let found = match self
-            .objects
-            .binary_search_by_key(&index, |o| u32::from(o.index))
-        {
-            Ok(i) => self.objects.get(i),
-            Err(_) => self.objects.iter().find(|o| u32::from(o.index) == index),
+        // Objects are normally stored in index order from 1, object `index` in place
+        // `index - 1`; else a binary search, else a scan.
+        let at = (index as usize).wrapping_sub(1);
+        let found = match self.objects.get(at) {
+            Some(o) if u32::from(o.index) == index => Some(o),
+            _ => match self
+                .objects
+                .binary_search_by_key(&index, |o| u32::from(o.index))
+            {
+                Ok(i) => self.objects.get(i),
+                Err(_) => self.objects.iter().find(|o| u32::from(o.index) == index),
+            },
         };
         found.map(|o| o.data.as_slice())
     }

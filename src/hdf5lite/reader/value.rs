@@ -161,8 +161,10 @@ impl<'s, 'a> Decoder<'s, 'a> {
         let addr = c.address()?;
         let index = c.u32()?;
         let addr = match addr {
-            Some(a) if a != 0 => a,
+            // Nothing to read: an empty string's object (one per empty string in a
+            // 100,000-rank index) is not looked up.
             _ if len == 0 => return Ok(&[]),
+            Some(a) if a != 0 => a,
             _ => return Err(Error::format("variable-length data with no heap address").at(at)),
         };
         let obj = self.heap_object(addr, index, at)?;
