@@ -663,8 +663,8 @@ fn bad_options_are_one_line_with_no_output() {
         (vec!["gantt", "--ranks", "8"], 1),
         (vec!["flame_chart", "--ranks", "9"], 1),
         (vec!["durations", "--format", "parquet"], 2),
-        (vec!["durations", "--with", "speedscope"], 2),
-        (vec!["callgraph", "--with"], 2),
+        (vec!["durations", "--with", "flamegraph"], 2),
+        (vec!["callgraph", "--with", "pstats"], 2),
         (vec!["histogram", "--bins", "0"], 2),
     ] {
         let mut cmd = sp();
@@ -702,4 +702,125 @@ fn bad_options_are_one_line_with_no_output() {
     assert_eq!(run.status.code(), Some(1), "{}", show(&run));
     assert!(String::from_utf8_lossy(&run.stderr).contains("bad.h5"));
     assert!(!out.exists());
+}
+
+/// Loads every `.prof` of `ours` and of `theirs` with Python's `marshal` and asserts the
+/// same dicts: the same keys in the same order, the same counts, the same float bits, the
+/// same callers in the same order.
+fn assert_same_prof(dir: &Path, ours: &str, theirs: &str, tag: &str) {
+    let script = r#"
+import marshal, os, sys
+ours, theirs = sys.argv[1], sys.argv[2]
+names = sorted(n for n in os.listdir(theirs) if n.endswith('.prof'))
+assert names, 'the reference wrote no .prof'
+assert names == sorted(n for n in os.listdir(ours) if n.endswith('.prof')), (names, os.listdir(ours))
+for name in names:
+    a = marshal.load(open(os.path.join(ours, name), 'rb'))
+    b = marshal.load(open(os.path.join(theirs, name), 'rb'))
+    assert list(a) == list(b), (name, list(a), list(b))
+    for key in b:
+        assert a[key][:4] == b[key][:4], (name, key, a[key][:4], b[key][:4])
+        assert list(a[key][4].items()) == list(b[key][4].items()), (name, key, a[key][4], b[key][4])
+print(len(names))
+"#;
+    let out = run_python(dir, ["-c", script, ours, theirs]);
+    let count = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(count.parse::<usize>().unwrap_or(0) > 0, "{tag}: {count}");
+}
+
+/// `--with prof speedscope` (and bare `--with`): the reference's `profile_rank<N>.prof`,
+/// one per rank asked for (rank 0 by default) and run, and `profile.speedscope.json`, on
+/// profiles with source files, threads and several ranks, alone and two at once (the
+/// runs' label slugs in the names).
+#[test]
+fn companions_equal_the_reference() {
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let rich = repo().join("tests/golden/h5_python_rich/expected/rich_import.h5");
+    let lzf = repo().join("tests/golden/h5_lzf_with_traces/expected/lzf_with_traces.h5");
+    let cases: [(&[&Path], &[&str]); 4] = [
+        (
+            &[&mixed],
+            &["--with", "prof", "speedscope", "--ranks", "0", "1"],
+        ),
+        (&[&rich], &["--with", "--ranks", "0", "1"]),
+        (&[&lzf], &["--with", "all", "--ranks", "0-5"]),
+        (&[&mixed, &lzf], &["--with", "prof", "--exclude", "H"]),
+    ];
+    for (i, (inputs, args)) in cases.iter().enumerate() {
+        let tag = format!("companions{i}");
+        let dir = scratch_dir(&format!("plot-data-{tag}"));
+        let mut common: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
+        common.push("--plots");
+        common.extend(*args);
+        let mut reference = vec!["-m", "scope_profiler", "export", "plot-data", "-o", "ref"];
+        reference.extend(&common);
+        run_python(&dir, &reference);
+        let run = (sp().current_dir(&*dir))
+            .args(["export", "plot-data", "-o", "ours"])
+            .args(&common)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{tag}: {}", show(&run));
+        assert_same_prof(&dir, "ours", "ref", &tag);
+        for name in support::listing(&dir.join("ref")) {
+            if !name.ends_with(".speedscope.json") {
+                continue;
+            }
+            // sp's frames carry the source file and line where the profile has them.
+            let frames = |d: &str| -> Value {
+                let text = std::fs::read_to_string(dir.join(d).join(&name)).unwrap();
+                let mut doc: Value = serde_json::from_str(&text).unwrap();
+                for frame in doc["shared"]["frames"].as_array_mut().unwrap() {
+                    let frame = frame.as_object_mut().unwrap();
+                    frame.remove("file");
+                    frame.remove("line");
+                }
+                doc.as_object_mut().unwrap().remove("exporter");
+                doc
+            };
+            assert_eq!(frames("ours"), frames("ref"), "{tag}: {name}");
+        }
+    }
+}
+
+/// [`sp::analysis::pstats`] with one entry per region (no call paths) equals the
+/// reference's `export prof --no-call-paths`: recursion, callers and the root frame.
+#[test]
+fn prof_by_region_equals_the_reference() {
+    use sp::analysis::plot_data::Run;
+    use sp::analysis::stored::StoredProfile;
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let lzf = repo().join("tests/golden/h5_lzf_with_traces/expected/lzf_with_traces.h5");
+    for (i, path) in [mixed, lzf].iter().enumerate() {
+        let dir = scratch_dir(&format!("prof-by-region-{i}"));
+        let p = path.to_str().unwrap();
+        let args = ["export", "prof", p, "-o", "ref", "--ranks", "0", "1"];
+        run_python(
+            &dir,
+            ["-m", "scope_profiler"]
+                .iter()
+                .chain(&args)
+                .chain(&["--no-call-paths"]),
+        );
+        let file = StoredProfile::open(sp::io::file::LocalFile::open(path).unwrap()).unwrap();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (profile, reader, label) = file.index(Some(stem)).unwrap();
+        let input = sp::chart::plot::Input::new("", &profile, reader.as_ref(), &label);
+        let run = Run::from(&input);
+        let selection = sp::analysis::Selection::all();
+        let files = sp::analysis::pstats::files(
+            &[run],
+            std::slice::from_ref(&label),
+            &selection,
+            &[0, 1],
+            "profile",
+            false,
+        )
+        .unwrap();
+        std::fs::create_dir_all(dir.join("ours")).unwrap();
+        for (name, bytes) in files {
+            std::fs::write(dir.join("ours").join(name), bytes).unwrap();
+        }
+        assert_same_prof(&dir, "ours", "ref", &format!("by-region{i}"));
+    }
 }

@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::files::{plots, Request};
+use super::files::{plots, Companion, Request};
 use super::{Metric, Options};
 use crate::analysis::Selection;
 
@@ -66,8 +66,8 @@ pub struct PlotDataArgs {
     /// omp_num_threads, total_cores or a metadata field).
     #[arg(long, default_value = "num_ranks", value_name = "FIELD")]
     x: String,
-    /// plot-data: also the non-plot exports (prof, speedscope, flamegraph, all); not
-    /// supported by sp.
+    /// plot-data: also the non-plot exports: prof (profile_rank<N>.prof), speedscope
+    /// (profile.speedscope.json) or all; bare --with: all. flamegraph is not written.
     #[arg(long = "with", num_args = 0.., value_name = "KIND")]
     companions: Option<Vec<String>>,
 }
@@ -83,15 +83,7 @@ impl PlotDataArgs {
         if self.data_format == "parquet" {
             return Err("--format parquet is not supported by sp: use csv or json".into());
         }
-        // The reference's companions: a pstats `profile.prof` (which sp does not write),
-        // `profile.speedscope.json` and `flamegraph.svg`, beside the plot data.
-        if self.companions.is_some() {
-            return Err(
-                "--with is not supported by sp: it writes no .prof; run `sp export \
-                 speedscope` or `sp export flamegraph` for the other two"
-                    .into(),
-            );
-        }
+        let companions = companions(self.companions.as_deref())?;
         let request = Request {
             plots: plots(self.plots.as_deref())?,
             json: self.data_format == "json",
@@ -101,6 +93,7 @@ impl PlotDataArgs {
             paths,
             x: self.x.clone(),
             compact_callgraph: self.compact_callgraph || self.fluid_callgraph,
+            companions,
         };
         let opts = Options {
             selection,
@@ -116,4 +109,38 @@ impl PlotDataArgs {
         };
         Ok((request, opts))
     }
+}
+
+/// `--with`'s kinds: bare or `all` is every one sp writes (the reference skips flameprof's
+/// flame graph too when flameprof is missing); `flamegraph` by name is a usage error.
+fn companions(asked: Option<&[String]>) -> Result<Vec<Companion>, String> {
+    let Some(asked) = asked else {
+        return Ok(Vec::new());
+    };
+    if asked.is_empty() || asked.iter().any(|k| k == "all") {
+        return Ok(vec![Companion::Prof, Companion::Speedscope]);
+    }
+    let mut out = Vec::new();
+    for kind in asked {
+        let companion = match kind.as_str() {
+            "prof" => Companion::Prof,
+            "speedscope" => Companion::Speedscope,
+            "flamegraph" => {
+                return Err(
+                    "--with flamegraph is flameprof's SVG, which sp does not write: \
+                            run `sp export flamegraph` for sp's own"
+                        .into(),
+                )
+            }
+            other => {
+                return Err(format!(
+                    "--with {other}: not an export (choose from prof, speedscope, flamegraph, all)"
+                ))
+            }
+        };
+        if !out.contains(&companion) {
+            out.push(companion);
+        }
+    }
+    Ok(out)
 }

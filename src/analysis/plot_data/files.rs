@@ -114,6 +114,17 @@ pub struct Request {
     pub x: String,
     /// `--compact-callgraph` (or `--fluid-callgraph`): one call-graph node per region.
     pub compact_callgraph: bool,
+    /// `--with`: the exports written beside the plot data.
+    pub companions: Vec<Companion>,
+}
+
+/// An export `--with` writes beside the plot data, under the reference's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Companion {
+    /// `profile_rank<N>.prof` ([`crate::analysis::pstats`]).
+    Prof,
+    /// `profile.speedscope.json` ([`crate::analysis::export::speedscope`]).
+    Speedscope,
 }
 
 /// One file to write into the output directory.
@@ -196,7 +207,55 @@ pub fn files(runs: &[Run], req: &Request, opts: &Options) -> Result<Vec<Output>>
         name: "region_statistics.json".into(),
         bytes,
     });
+    for companion in &req.companions {
+        out.extend(companion_files(*companion, runs, &unique, opts)?);
+    }
     Ok(out)
+}
+
+/// The files of one `--with` export: the ranks of `--ranks`, else rank 0, as the
+/// reference's `export prof` and `export speedscope` default to.
+fn companion_files(
+    companion: Companion,
+    runs: &[Run],
+    labels: &[String],
+    opts: &Options,
+) -> Result<Vec<Output>> {
+    let ranks = opts.selection.ranks.clone().unwrap_or(vec![0]);
+    let outputs = match companion {
+        Companion::Prof => {
+            crate::analysis::pstats::files(runs, labels, &opts.selection, &ranks, "profile", true)?
+        }
+        Companion::Speedscope => {
+            let mut selection = opts.selection.clone();
+            selection.ranks = Some(ranks);
+            let mut out = Vec::new();
+            for (run, label) in runs.iter().zip(labels) {
+                let mut bytes = Vec::new();
+                let lanes = crate::schema::Lanes::default();
+                crate::analysis::export::speedscope(
+                    run.profile,
+                    run.source,
+                    &lanes,
+                    &selection,
+                    label,
+                    &mut bytes,
+                )?;
+                let name = match runs.len() {
+                    1 => "profile.speedscope.json".to_owned(),
+                    _ => format!(
+                        "profile_{}.speedscope.json",
+                        crate::analysis::pstats::filename_slug(label)
+                    ),
+                };
+                out.push((name, bytes));
+            }
+            out
+        }
+    };
+    Ok((outputs.into_iter())
+        .map(|(name, bytes)| Output { name, bytes })
+        .collect())
 }
 
 /// The table of `kind` over every run: durations pools them; the others are each run's
