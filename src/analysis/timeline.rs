@@ -103,11 +103,18 @@ pub struct Pixel {
     pub region_busy: i64,
 }
 
+/// Entries of [`LaneSummary`]'s cache of where regions are tallied.
+const SLOTS: usize = 64;
+
 /// Summarises the calls of one lane, given in order of their starts.
 pub struct LaneSummary {
     pixels: Vec<Pixel>,
     /// Time per region of the pixels not yet finished.
     tally: Vec<Vec<(u32, i64)>>,
+    /// By region modulo [`SLOTS`]: the region last tallied, the pixel and its place in that
+    /// pixel's tally. A pixel holds dozens of regions, and searching them for every call
+    /// was half the time of `add`.
+    slot: [(u32, usize, usize); SLOTS],
     /// Pixels before this are finished: no later call can touch them.
     frontier: usize,
     /// The pixel the last call started in.
@@ -119,6 +126,7 @@ impl LaneSummary {
         LaneSummary {
             pixels: vec![Pixel::default(); width],
             tally: vec![Vec::new(); width],
+            slot: [(u32::MAX, usize::MAX, 0); SLOTS],
             frontier: 0,
             at: 0,
         }
@@ -157,9 +165,20 @@ impl LaneSummary {
             px.busy = px.busy.saturating_add(time);
             px.calls += 1;
             let tally = &mut self.tally[p];
-            match tally.iter_mut().find(|t| t.0 == region) {
-                Some(t) => t.1 = t.1.saturating_add(time),
-                None => tally.push((region, time)),
+            let slot = &mut self.slot[region as usize % SLOTS];
+            let k = match *slot {
+                (r, at, k) if r == region && at == p => k,
+                _ => match tally.iter().position(|t| t.0 == region) {
+                    Some(k) => k,
+                    None => {
+                        tally.push((region, 0));
+                        tally.len() - 1
+                    }
+                },
+            };
+            *slot = (region, p, k);
+            if let Some(t) = tally.get_mut(k) {
+                t.1 = t.1.saturating_add(time);
             }
         }
     }
@@ -792,4 +811,32 @@ struct Pass {
     span: Option<(i64, i64)>,
     improper: bool,
     unsorted: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_sharing_a_slot_are_tallied_apart() {
+        // Regions 1 and 65 share a slot; 2 has its own. Pixel 0 ([0, 10)): 1 has 5 ns (3
+        // and 2 of a call over [8, 20)), 65 has 3 ns in two calls, 2 has 2 ns; pixel 1:
+        // the rest of that call, and one of 65.
+        let view = View {
+            t0: 0,
+            t1: 20,
+            width: 2,
+        };
+        let edges = view.edges();
+        let mut lane = LaneSummary::new(2);
+        for (s, e, r) in [(0, 2, 65), (2, 5, 1), (5, 7, 2), (7, 8, 65), (8, 20, 1)] {
+            lane.add(&edges, s, e, r);
+        }
+        lane.add(&edges, 19, 20, 65);
+        let px = lane.finish();
+        assert_eq!((px[0].busy, px[0].calls, px[0].first), (10, 5, 5));
+        assert_eq!((px[0].region, px[0].region_busy), (Some(1), 5));
+        assert_eq!((px[1].busy, px[1].calls, px[1].first), (11, 2, 1));
+        assert_eq!((px[1].region, px[1].region_busy), (Some(1), 10));
+    }
 }
