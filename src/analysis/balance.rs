@@ -198,8 +198,16 @@ pub fn rank_balance(
             names.push(&row.name);
         }
     }
-    // Each rank's column, so a region's rows are placed in one pass (10,000 ranks).
-    let column: HashMap<u32, usize> = selected.iter().enumerate().map(|(i, &r)| (r, i)).collect();
+    // Each rank's column, so a region's rows are placed in one pass: the last place of the
+    // rank in the sorted `selected`, which is the rank itself when every rank is.
+    let every = selected.iter().enumerate().all(|(i, &r)| r as usize == i);
+    let column = |rank: u32| -> Option<usize> {
+        if every {
+            return ((rank as usize) < selected.len()).then_some(rank as usize);
+        }
+        let end = selected.partition_point(|&s| s <= rank);
+        (end > 0 && selected[end - 1] == rank).then(|| end - 1)
+    };
     let mut regions = Vec::new();
     for name in names {
         let Some(region) = profile.region(name) else {
@@ -207,7 +215,7 @@ pub fn rank_balance(
         };
         let mut values = vec![0.0; selected.len()];
         for row in &region.ranks {
-            if let Some(&i) = column.get(&row.rank) {
+            if let Some(i) = column(row.rank) {
                 values[i] = if own {
                     own_seconds(profile, name, row, &mut tree_own)
                 } else {

@@ -164,7 +164,10 @@ pub fn run_diff(opts: DiffOpts) -> Result<(), Failure> {
     let [a, b] = &loaded.profiles;
     let comparison = compare::diff(a, b, &selection, &options);
     let (a, b) = loaded.sides();
-    print(|out, show| compare::write_diff_shown(out, format, show, &a, &b, &comparison))
+    let printed =
+        print(|out, show| compare::write_diff_shown(out, format, show, &a, &b, &comparison));
+    std::mem::forget(loaded); // the process ends: freeing 2 x 10^6 rows took 0.15 s
+    printed
 }
 
 /// Runs the check; `Ok(false)` when the budget is broken.

@@ -193,7 +193,9 @@ fn selected_indices(profile: &Profile, sel: &Selection) -> Vec<usize> {
     let mut selected: Vec<usize> = (0..regions.len())
         .filter(|&i| sel.keeps(&regions[i].name))
         .collect();
-    selected.sort_stable_by(|&a, &b| regions[a].sort_key().total_cmp(&regions[b].sort_key()));
+    // Each key once: a key walks every row of its region.
+    let keys: Vec<f64> = regions.iter().map(|r| r.sort_key()).collect();
+    selected.sort_stable_by(|&a, &b| keys[a].total_cmp(&keys[b]));
     selected
 }
 
@@ -251,8 +253,10 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
     } = options;
     let tree = profile.has_events() && !flat;
     let regions = selected_regions(profile, sel);
-    // Ranks without calls add no call paths: walk only the ranks that have some.
+    // Ranks without calls add no call paths: walk only the ranks that have some (for the
+    // call tree; flat rows walk each region's rows).
     let all_ranks: Vec<u32> = match &sel.ranks {
+        _ if !tree => Vec::new(),
         Some(r) => r.clone(),
         None => present_ranks(profile),
     };
