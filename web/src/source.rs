@@ -23,8 +23,10 @@ use sp::io::{check_range, BlockCache, ReadAt};
 /// large enough that a row's run of 8 KiB event chunks costs one read per eight chunks.
 pub const BLOCK: u64 = 64 * 1024;
 
-/// Blocks kept (16 MiB).
-pub const BLOCKS: usize = 256;
+/// Blocks kept (128 MiB): a timeline window reads a block near its start in each row and
+/// column of every rank in view (1,300 on W2), and a window zoomed into it reads them
+/// again.
+pub const BLOCKS: usize = 2048;
 
 /// Bytes per block of bulk reads: one read of 4 MiB costs as much as about six of 64 KiB.
 pub const BULK: u64 = 4 << 20;
