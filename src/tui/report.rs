@@ -10,7 +10,7 @@ use sp::analysis::rank_distribution::{distribution, Distribution, OUTLIERS_SHOWN
 use sp::analysis::{
     parse_ranks, region_rows, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
 };
-use sp::schema::{Profile, Region};
+use sp::schema::Profile;
 
 /// The options of the region table, as the page's and `sp inspect`'s.
 #[derive(Debug, Clone, PartialEq)]
@@ -145,52 +145,5 @@ impl Report {
                     .collect()
             })
         })
-    }
-}
-
-/// The flat row of `region` on each of its ranks (calls, total, avg, min, max), as
-/// `sp inspect --flat --ranks R` computes it.
-pub fn rank_rows(profile: &Profile, region: &Region) -> Vec<(u32, RegionRow)> {
-    region
-        .ranks
-        .iter()
-        .map(|calls| {
-            let one = Profile {
-                regions: vec![Region {
-                    name: region.name.clone(),
-                    ranks: vec![calls.clone()],
-                }],
-                metadata: Default::default(),
-                region_names: vec![region.name.clone()],
-                ..profile_shell(profile)
-            };
-            let row = region_rows(
-                &one,
-                &Selection::all(),
-                RowOptions {
-                    flat: true,
-                    distribution: true,
-                    ..RowOptions::default()
-                },
-            )
-            .into_iter()
-            .next()
-            .unwrap_or_default();
-            (calls.rank, row)
-        })
-        .collect()
-}
-
-/// `profile` without its regions and metadata (cheap to copy).
-fn profile_shell(profile: &Profile) -> Profile {
-    Profile {
-        schema: profile.schema,
-        layout: profile.layout,
-        metadata: Default::default(),
-        num_ranks: profile.num_ranks,
-        region_names: Vec::new(),
-        regions: Vec::new(),
-        depth: profile.depth,
-        summary_statistics: profile.summary_statistics,
     }
 }

@@ -364,3 +364,41 @@ test('the shipped C example, as the README shows it', async () => {
   await screenshot(page, 'readme');
   await page.close();
 });
+
+// "350 ns", "1.2 ms" … as seconds.
+const seconds = (text) => {
+  const m = /^([\d.,]+) (ns|µs|ms|s)$/.exec(text);
+  assert.ok(m, `not a duration: ${text}`);
+  return Number(m[1].replace(/,/g, '')) * { ns: 1e-9, µs: 1e-6, ms: 1e-3, s: 1 }[m[2]];
+};
+
+test('a selected region shows its detail: each rank as sp inspect --flat --ranks R, most time first', async () => {
+  const file = path.join(tmp, 'detail.h5');
+  sp(['convert', path.join(ROOT, 'examples/c_multirank'), '-o', file, '-q'], ROOT);
+  const page = await open(file);
+  await showView(page, 'regions');
+  await page.click('#region-table tbody tr[data-name="descend"]');
+  await page.waitForSelector('#region-detail:not([hidden]) tbody tr');
+  const detail = await page.$eval('#region-detail', (p) => ({
+    head: p.querySelector('header').textContent,
+    rows: Array.from(p.querySelectorAll('tbody tr'), (tr) => Array.from(tr.cells, (td) => td.textContent)),
+  }));
+  assert.match(detail.head, /^descend · \d+ ranks/);
+  assert.ok(detail.rows.length > 1, 'the ranks of descend');
+  const totals = detail.rows.map((r) => seconds(r[2]));
+  assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'the ranks with the most time first');
+  for (const [rank, calls, total, avg, min, max] of detail.rows) {
+    const cli = inspectCsv(file, ['--flat', '--ranks', rank]).rows.find((r) => r.name === 'descend');
+    assert.equal(calls.replace(/,/g, ''), cli.calls, `rank ${rank}: calls`);
+    for (const [text, key] of [[total, 'total'], [avg, 'avg'], [min, 'min'], [max, 'max']]) {
+      const want = Number(cli[key]);
+      assert.ok(Math.abs(seconds(text) - want) <= want * 0.01, `rank ${rank} ${key}: ${text} against ${want}`);
+    }
+  }
+  await screenshot(page, 'region-detail-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'region-detail-dark');
+  await page.click('#region-detail .x');
+  assert.equal(await page.$eval('#region-detail', (p) => p.hidden), true);
+  await page.close();
+});

@@ -82,7 +82,8 @@ SP.table.render = (fs, root) => {
     if (folded) hiddenBelow = row.path;
   }
   const table = SP.el('table', { class: 'grid regions', id: 'region-table' }, thead, tbody);
-  root.replaceChildren(T.toolbar(fs, data, lazy), table, T.legend(fs, data, rows));
+  root.replaceChildren(T.toolbar(fs, data, lazy), table, T.legend(fs, data, rows), SP.el('section', { id: 'region-detail', class: 'region-detail', hidden: true }));
+  if (fs.selection.region) T.detail(fs, fs.selection.region);
   const sel = tbody.querySelector('tr.selected');
   if (sel) sel.scrollIntoView({ block: 'nearest' });
 };
@@ -183,6 +184,7 @@ SP.table.selectRow = (fs, tr) => {
   tr.classList.add('selected');
   fs.selection.region = tr.dataset.name;
   SP.state.save();
+  SP.table.detail(fs, tr.dataset.name);
   tr.focus({ preventScroll: true });
   tr.scrollIntoView({ block: 'nearest' });
 };
@@ -234,4 +236,24 @@ SP.table.downloadCsv = async (fs) => {
   const reply = await SP.ask(fs, 'csv');
   if (reply.error) { SP.showError(reply.error); return; }
   SP.download(new Blob([reply.ok.csv], { type: 'text/csv' }), SP.stem(fs.name) + '.csv');
+};
+
+// The selected region's detail, under the table (sp tui's Detail, from the same library
+// code): its flat row on each rank, the ranks with the most time first, its source and GPU
+// time. Asked for after the selection is drawn, so moving through the table stays quick.
+SP.table.detail = async (fs, name) => {
+  const panel = SP.$('#region-detail');
+  if (!panel) return;
+  panel.dataset.region = name;
+  const d = (await SP.ask(fs, 'detail', { region: name })).ok;
+  if (panel.dataset.region !== name) return;
+  if (!d) { panel.hidden = true; return; }
+  const head = SP.el('tr', null, ...['rank', 'calls', 'total', 'avg', 'min', 'max'].map((h) => SP.el('th', { text: h })));
+  const body = [];
+  for (let i = 0; i < d.cells.length; i += 6) body.push(SP.el('tr', null, ...d.cells.slice(i, i + 6).map((v) => SP.el('td', { text: v }))));
+  panel.replaceChildren(
+    SP.el('header', null, SP.el('b', { text: d.name }), SP.el('span', { class: 'muted', text: ' · ' + d.facts.join(' · ') }),
+      SP.el('button', { class: 'x', title: 'Close', text: '×', onclick: () => { panel.hidden = true; } })),
+    SP.el('table', { class: 'grid' }, SP.el('thead', null, head), SP.el('tbody', null, ...body)));
+  panel.hidden = false;
 };

@@ -13,6 +13,8 @@ use sp::analysis::export::{Exporter, Format};
 use sp::analysis::overview::overview;
 use sp::analysis::quantiles::{calls_to_read, region_percentiles, Percentiles};
 use sp::analysis::report::{self, FileReport, ReportWriter};
+use sp::analysis::rows::rank_rows;
+use sp::analysis::units::{count_text, duration_text};
 use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
@@ -29,6 +31,9 @@ use crate::views::{balance_json, cell_json, overview_json, percentiles_json};
 
 /// A profile's reads: its index (stored statistics per row, no calls) and, once read, the
 /// whole profile.
+/// Ranks a region's detail lists (the page draws no more rows than a screen holds).
+pub const DETAIL_RANKS: usize = 50;
+
 pub struct Loaded {
     index: Option<Profile>,
     whole: Option<Profile>,
@@ -288,6 +293,38 @@ impl Opened {
             .and_then(|r| u32::try_from(r).ok())
             .ok_or("That rank is not selected.")?;
         cell_json(balance, rank, req["region"].as_str())
+    }
+
+    /// A region's detail (`sp tui`'s): its flat row on each rank, as `sp inspect --flat
+    /// --ranks R` computes it, the ranks with the most time first and at most
+    /// [`DETAIL_RANKS`] of them, its GPU time and where it is in the source.
+    pub fn detail(&self, req: &Json) -> Answer {
+        let (profile, _) = self.profile_for(&json!({ "tree": false }))?;
+        let name = req["region"].as_str().ok_or("Which region?")?;
+        let region = (profile.region(name)).ok_or_else(|| format!("{name:?} has no rows."))?;
+        let mut rows = rank_rows(profile, region);
+        rows.sort_stable_by(|a, b| {
+            b.1.total
+                .unwrap_or(0.0)
+                .total_cmp(&a.1.total.unwrap_or(0.0))
+        });
+        let plural = if rows.len() == 1 { "" } else { "s" };
+        let mut facts = vec![format!("{} rank{plural}", rows.len())];
+        let source = (region.ranks.iter())
+            .find_map(|r| Some(format!("{}:{}", r.source_file.as_ref()?, r.source_line?)));
+        facts.extend(source);
+        let gpu = (rows.iter().filter_map(|r| r.1.gpu_total)).reduce(|a, b| a + b);
+        facts.extend(gpu.map(|g| format!("GPU {}", duration_text(Some(g)))));
+        if rows.len() > DETAIL_RANKS {
+            facts.push(format!("the {DETAIL_RANKS} with the most time"));
+        }
+        let mut cells = Vec::new();
+        for (rank, r) in rows.iter().take(DETAIL_RANKS) {
+            cells.push(rank.to_string());
+            cells.push(count_text(r.calls));
+            cells.extend([r.total, r.avg, r.min, r.max].map(duration_text));
+        }
+        Ok(json!({ "name": name, "facts": facts, "cells": cells }))
     }
 
     /// The selected ranks (every rank when none are) as `sp export FORMAT --ranks …`

@@ -166,6 +166,7 @@ impl Session {
             "overview" => opened.overview(req),
             "balance" => opened.balance(req, bin),
             "cell" => opened.cell(req),
+            "detail" => opened.detail(req),
             "percentiles" => opened.percentiles(req),
             "raw" => opened.raw(),
             "export" => opened.export(req, emit),

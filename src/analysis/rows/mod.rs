@@ -341,3 +341,50 @@ fn finish_rows(
     }
     sort_rows(rows, sort)
 }
+
+/// The flat row of `region` on each of its ranks (calls, total, avg, min, max), as
+/// `sp inspect --flat --ranks R` computes it: the region detail of `sp tui` and the page.
+pub fn rank_rows(profile: &Profile, region: &Region) -> Vec<(u32, RegionRow)> {
+    region
+        .ranks
+        .iter()
+        .map(|calls| {
+            let one = Profile {
+                regions: vec![Region {
+                    name: region.name.clone(),
+                    ranks: vec![calls.clone()],
+                }],
+                metadata: Default::default(),
+                region_names: vec![region.name.clone()],
+                ..profile_shell(profile)
+            };
+            let row = region_rows(
+                &one,
+                &Selection::all(),
+                RowOptions {
+                    flat: true,
+                    distribution: true,
+                    ..RowOptions::default()
+                },
+            )
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+            (calls.rank, row)
+        })
+        .collect()
+}
+
+/// `profile` without its regions and metadata (cheap to copy).
+fn profile_shell(profile: &Profile) -> Profile {
+    Profile {
+        schema: profile.schema,
+        layout: profile.layout,
+        metadata: Default::default(),
+        num_ranks: profile.num_ranks,
+        region_names: Vec::new(),
+        regions: Vec::new(),
+        depth: profile.depth,
+        summary_statistics: profile.summary_statistics,
+    }
+}

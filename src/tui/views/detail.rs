@@ -15,7 +15,7 @@ use sp::schema::EventReader;
 
 use super::{list_key, shown, top};
 use crate::tui::app::{App, Pct};
-use crate::tui::report::rank_rows;
+use sp::analysis::rows::rank_rows;
 
 /// Calls of the chosen rank listed.
 const FIRST_CALLS: usize = 12;
