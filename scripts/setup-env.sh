@@ -130,18 +130,16 @@ if ! have node || ! have npm; then
     echo "setup-env: node and npm are needed for the browser page's tests (web/e2e)" >&2
     exit 1
 fi
-e2e="$REPO/web/e2e"
-pinned=$(node -p "require('$e2e/package.json').devDependencies['playwright-core']")
-installed=$(node -p "try { require('$e2e/node_modules/playwright-core/package.json').version } catch { '' }")
-if [ "$pinned" != "$installed" ]; then
-    echo "setup-env: npm ci in web/e2e (playwright-core $pinned)"
-    (cd "$e2e" && quietly npm ci --no-audit --no-fund)
-fi
-# The page's minifier (scripts/build-web.sh): the pinned terser in web/minify/node_modules.
-minify="$REPO/web/minify"
-pinned=$(node -p "require('$minify/package.json').devDependencies.terser")
-installed=$(node -p "try { require('$minify/node_modules/terser/package.json').version } catch { '' }")
-if [ "$pinned" != "$installed" ]; then
-    echo "setup-env: npm ci in web/minify (terser $pinned)"
-    (cd "$minify" && quietly npm ci --no-audit --no-fund)
-fi
+# `npm ci` in DIR unless its node_modules holds PACKAGE at the version package.json pins:
+# playwright-core for web/e2e, and the page's minifier, terser, for scripts/build-web.sh.
+npm_pinned() {
+    local dir="$REPO/$1" package=$2 pinned installed
+    pinned=$(node -p "require('$dir/package.json').devDependencies['$package']")
+    installed=$(node -p "try { require('$dir/node_modules/$package/package.json').version } catch { '' }")
+    if [ "$pinned" != "$installed" ]; then
+        echo "setup-env: npm ci in $1 ($package $pinned)"
+        (cd "$dir" && quietly npm ci --no-audit --no-fund)
+    fi
+}
+npm_pinned web/e2e playwright-core
+npm_pinned web/minify terser

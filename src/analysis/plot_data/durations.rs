@@ -392,7 +392,7 @@ fn run_segments(run: &Run, opts: &Options, bar_of: &HashMap<&str, &str>) -> Resu
 }
 
 /// `region` with only its calls on `rank` (none when it has no row there), read.
-pub(super) fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> {
+pub(crate) fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> {
     let mut row = Region {
         name: region.name.clone(),
         ranks: Vec::new(),

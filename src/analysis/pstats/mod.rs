@@ -18,9 +18,10 @@ use std::collections::HashMap;
 use marshal::Value;
 
 use super::calltree::{self, Call};
+use super::plot_data::durations::rank_row;
 use super::plot_data::{regions, Run};
 use super::{numeric, Error, Result, Selection};
-use crate::schema::{RankCalls, Region};
+use crate::schema::Region;
 
 /// A pstats key: the region's source file and line when it has both, else `~` and 0.
 type Key = (String, i64, String);
@@ -129,23 +130,9 @@ fn rank_calls(run: &Run, kept: &[&Region], rank: u32) -> Result<Option<(Vec<Call
     let mut rows = Vec::with_capacity(kept.len());
     let mut sources = Vec::with_capacity(kept.len());
     for region in kept {
-        let mut row = Region {
-            name: region.name.clone(),
-            ranks: Vec::new(),
-        };
         let stored = region.rank(rank);
-        if let Some(stored) = stored {
-            let events = run.source.events(stored)?.into_owned();
-            row.ranks.push(RankCalls {
-                lanes: events.lanes().or_else(|| stored.lanes.clone()),
-                starts: events.starts,
-                ends: events.ends,
-                rank,
-                ..RankCalls::default()
-            });
-        }
         sources.push(stored.and_then(|s| Some((s.source_file.clone()?, s.source_line?))));
-        rows.push(row);
+        rows.push(rank_row(run, region, rank)?);
     }
     let refs: Vec<&Region> = rows.iter().collect();
     let calls = calltree::build(&refs, rank).map_err(|_| {
