@@ -395,6 +395,14 @@ test('a selected region shows its detail: each rank as sp inspect --flat --ranks
       assert.ok(Math.abs(seconds(text) - want) <= want * 0.01, `rank ${rank} ${key}: ${text} against ${want}`);
     }
   }
+  // Its histogram: the counts `sp export plot-data --plots histogram --bins 40` writes for
+  // this region alone.
+  await page.waitForSelector('#region-detail .hist .bars span');
+  const bars = await page.$$eval('#region-detail .hist .bars span', (s) => s.map((e) => e.title));
+  const dir = path.join(tmp, 'detail-histogram');
+  sp(['export', 'plot-data', file, '-o', dir, '--plots', 'histogram', '--bins', '40', '--include', 'descend$'], ROOT);
+  const lines = fs.readFileSync(path.join(dir, 'histogram_data.csv'), 'utf8').trim().split('\n').slice(1);
+  assert.deepEqual(bars, lines.map((l) => Number(l.split(',').pop()).toLocaleString('en-US') + ' calls'));
   await screenshot(page, 'region-detail-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(page, 'region-detail-dark');

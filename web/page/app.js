@@ -231,11 +231,11 @@ SP.show = (view) => {
   SP.$('#filters').hidden = fs.info.kind !== 'profile' || view === 'metadata' || view === 'raw' || view === 'timeline' || view === 'runs';
   SP.$('#f-mode').parentNode.hidden = view === 'compare';   // a comparison has no % columns
   SP.compare.showOffer(fs);
-  SP.refreshView(fs);
+  return SP.refreshView(fs);
 };
 
 // Fetches what the view needs (once per generation) and draws it.
-SP.refreshView = async (fs) => {
+SP.refreshView = async (fs, force) => {
   if (fs !== SP.current || fs.starting) return;
   const view = SP.views[fs.view];
   const root = SP.$('#view-' + fs.view);
@@ -249,9 +249,20 @@ SP.refreshView = async (fs) => {
     SP.take(fs, key, reply);
   }
   if (fs !== SP.current || fs.view !== view.name) return;
+  // A view drawn from the same state is still on its root: showing it again is a class
+  // toggle, not a redraw (issue 37: every switch on W2 within 50 ms).
+  const stamp = view.kept ? SP.viewStamp(fs) : null;
+  if (!force && stamp && root.dataset.stamp === stamp) { SP.state.save(); return; }
   view.render(fs, root);
+  if (stamp) root.dataset.stamp = stamp; else delete root.dataset.stamp;
   SP.state.save();
 };
+
+// What a kept view's drawing depends on besides its own in-place redraws: the file and its
+// generation of data, the call tree's state, the percentiles read, the selection and the
+// window's size.
+SP.viewStamp = (fs) => [fs.id, fs.gen, fs.tree, fs.treeError, fs.pctBusy, Object.keys(fs.pct || {}).length,
+  fs.selection.region, fs.selection.rank, innerWidth, innerHeight].join('|');
 
 SP.renderTabs = () => {
   const nav = SP.$('#files');
@@ -381,7 +392,7 @@ SP.bindInput = () => {
   form.addEventListener('change', changed);
   document.addEventListener('keydown', SP.onKey);
   // The theme follows the system; canvases read its colours when they draw.
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { if (SP.current) SP.refreshView(SP.current); });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { if (SP.current) SP.refreshView(SP.current, true); });
 };
 
 SP.onKey = (e) => {

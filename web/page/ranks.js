@@ -6,6 +6,7 @@ SP.ranks = { ROW: 18, LABEL: 190, AXIS: 22 };
 
 SP.views.ranks = {
   name: 'ranks',
+  kept: true,
   needs: () => ['balance'],
   render: (fs, root) => SP.ranks.render(fs, root),
   key: (fs, e) => SP.ranks.key(fs, e),

@@ -28,6 +28,7 @@ SP.table = {
 
 SP.views.regions = {
   name: 'regions',
+  kept: true,
   needs: () => ['table'],
   render: (fs, root) => SP.table.render(fs, root),
   key: (fs, e) => SP.table.key(fs, e),
@@ -254,6 +255,27 @@ SP.table.detail = async (fs, name) => {
   panel.replaceChildren(
     SP.el('header', null, SP.el('b', { text: d.name }), SP.el('span', { class: 'muted', text: ' · ' + d.facts.join(' · ') }),
       SP.el('button', { class: 'x', title: 'Close', text: '×', onclick: () => { panel.hidden = true; } })),
-    SP.el('table', { class: 'grid' }, SP.el('thead', null, head), SP.el('tbody', null, ...body)));
+    SP.el('table', { class: 'grid' }, SP.el('thead', null, head), SP.el('tbody', null, ...body)), SP.table.histogram(fs, name));
   panel.hidden = false;
+};
+
+// The region's call durations in equal bins (the library's histogram), read from its calls:
+// at once when they are in memory, else on a click.
+SP.table.histogram = (fs, name) => {
+  const box = SP.el('div', { class: 'hist' });
+  const draw = async () => {
+    box.replaceChildren(SP.el('span', { class: 'muted', text: 'Reading the calls of ' + name + '…' }));
+    const reply = await SP.ask(fs, 'histogram', { region: name });
+    if (reply.error) { box.replaceChildren(SP.el('span', { class: 'error', text: reply.error })); return; }
+    SP.noteIo(fs, reply);
+    const h = reply.ok;
+    const top = Math.max(...h.counts);
+    const calls = h.counts.reduce((a, b) => a + b, 0);
+    box.replaceChildren(
+      SP.el('div', { class: 'bars' }, ...h.counts.map((c) => SP.el('span', { title: c.toLocaleString('en-US') + ' calls', style: 'height:' + (100 * c / top) + '%' }))),
+      SP.el('div', { class: 'axis muted' }, SP.el('span', { text: h.low }), SP.el('span', { text: calls.toLocaleString('en-US') + ' calls in ' + h.counts.length + ' bins of duration' }), SP.el('span', { text: h.high })));
+  };
+  if (fs.tree === 'loaded') draw();
+  else box.append(SP.el('button', { class: 'button', text: 'histogram of the calls', onclick: draw }));
+  return box;
 };

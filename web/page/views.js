@@ -3,6 +3,7 @@
 // raw HDF5 tree.
 SP.views.overview = {
   name: 'overview',
+  kept: true,
   needs: () => ['overview'],
   render: (fs, root) => SP.overview.render(fs, root),
 };
@@ -52,6 +53,7 @@ SP.overview.render = (fs, root) => {
 
 SP.views.metadata = {
   name: 'metadata',
+  kept: true,
   needs: () => [],
   render: (fs, root) => {
     const rows = fs.info.metadata || [];
@@ -83,6 +85,7 @@ SP.views.metadata = {
 // its attributes and first values; parts that cannot be read are marked.
 SP.views.raw = {
   name: 'raw',
+  kept: true,
   needs: () => ['raw'],
   render: (fs, root) => {
     const raw = fs.data.raw;

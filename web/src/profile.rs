@@ -11,6 +11,7 @@ use sp::analysis::balance::{rank_balance, Balance};
 use sp::analysis::events::{Loaded as Loaded_, RowSource};
 use sp::analysis::export::{Exporter, Format};
 use sp::analysis::overview::overview;
+use sp::analysis::plot_data::histogram::{bin_counts, bin_edges, duration_range};
 use sp::analysis::quantiles::{calls_to_read, region_percentiles, Percentiles};
 use sp::analysis::report::{self, FileReport, ReportWriter};
 use sp::analysis::rows::rank_rows;
@@ -33,6 +34,8 @@ use crate::views::{balance_json, cell_json, overview_json, percentiles_json};
 /// whole profile.
 /// Ranks a region's detail lists (the page draws no more rows than a screen holds).
 pub const DETAIL_RANKS: usize = 50;
+/// Bins of a region's histogram in its detail.
+pub const DETAIL_BINS: usize = 40;
 
 pub struct Loaded {
     index: Option<Profile>,
@@ -325,6 +328,28 @@ impl Opened {
             cells.extend([r.total, r.avg, r.min, r.max].map(duration_text));
         }
         Ok(json!({ "name": name, "facts": facts, "cells": cells }))
+    }
+
+    /// A region's call durations on every rank, counted in [`DETAIL_BINS`] equal bins by
+    /// the library's histogram (`sp plot histogram`'s), read from its events: the detail's
+    /// histogram.
+    pub fn histogram(&self, req: &Json) -> Answer {
+        let profile = self.head()?;
+        let name = req["region"].as_str().ok_or("Which region?")?;
+        let region = (profile.region(name)).ok_or_else(|| format!("{name:?} has no rows."))?;
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+        let source: &dyn RowSource = match &reader {
+            Some(r) => r,
+            None => &Loaded_,
+        };
+        let rows: Vec<_> = region.ranks.iter().collect();
+        let range = duration_range(source, &rows).map_err(fail)?;
+        let range = range.ok_or_else(|| format!("{name} has no calls."))?;
+        let edges = bin_edges(range, DETAIL_BINS);
+        let counts = bin_counts(source, &rows, &edges).map_err(fail)?;
+        let text = |s: f64| duration_text(Some(s));
+        Ok(json!({ "region": name, "counts": counts, "low": text(range.0), "high": text(range.1) }))
     }
 
     /// The selected ranks (every rank when none are) as `sp export FORMAT --ranks …`

@@ -167,6 +167,7 @@ impl Session {
             "balance" => opened.balance(req, bin),
             "cell" => opened.cell(req),
             "detail" => opened.detail(req),
+            "histogram" => opened.histogram(req),
             "percentiles" => opened.percentiles(req),
             "raw" => opened.raw(),
             "export" => opened.export(req, emit),

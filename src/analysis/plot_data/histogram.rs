@@ -7,7 +7,9 @@
 
 use super::fixed_header;
 use super::{each_duration, linspace, region_colors, regions, rows, Cell, Options, Run, Table};
+use crate::analysis::events::RowSource;
 use crate::analysis::{Error, Result};
+use crate::schema::RankCalls;
 
 /// The bins of the chart: shared edges, and per region its counts.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,45 +26,61 @@ pub fn histogram(run: &Run, opts: &Options) -> Result<Histogram> {
     let selected = regions(run.profile, &opts.selection)?;
     // First pass: which regions have calls, and the range of all their durations.
     let mut with_calls = Vec::new();
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut range: Option<(f64, f64)> = None;
     for region in &selected {
-        let mut any = false;
-        for row in rows(region, &opts.selection.ranks) {
-            each_duration(run.source, row, |d| {
-                any = true;
-                lo = lo.min(d);
-                hi = hi.max(d);
-            })?;
-        }
-        if any {
+        let own = duration_range(run.source, &rows(region, &opts.selection.ranks))?;
+        if let Some((lo, hi)) = own {
             with_calls.push(*region);
+            range = Some(range.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
         }
     }
-    if with_calls.is_empty() {
+    let Some(range) = range else {
         return Err(Error::Unavailable(
             "no calls recorded for the requested ranks".into(),
         ));
+    };
+    let edges = bin_edges(range, opts.bins);
+    // Second pass: each region's counts.
+    let mut series = Vec::with_capacity(with_calls.len());
+    for region in with_calls {
+        let counts = bin_counts(run.source, &rows(region, &opts.selection.ranks), &edges)?;
+        series.push((region.name.clone(), counts));
     }
+    Ok(Histogram { edges, series })
+}
+
+/// The smallest and largest duration (s) of the calls of `rows`; `None` without calls.
+pub fn duration_range(source: &dyn RowSource, rows: &[&RankCalls]) -> Result<Option<(f64, f64)>> {
+    let mut range: Option<(f64, f64)> = None;
+    for row in rows {
+        each_duration(source, row, |d| {
+            range = Some(range.map_or((d, d), |(lo, hi)| (lo.min(d), hi.max(d))));
+        })?;
+    }
+    Ok(range)
+}
+
+/// `bins` equal bins over `(lo, hi)` (`np.histogram_bin_edges`; one value: ±0.5 s around it).
+pub fn bin_edges((lo, hi): (f64, f64), bins: usize) -> Vec<f64> {
     let (lo, hi) = if lo == hi {
         (lo - 0.5, hi + 0.5)
     } else {
         (lo, hi)
     };
-    let edges = linspace(lo, hi, opts.bins + 1);
-    // Second pass: each region's counts.
-    let mut series = Vec::with_capacity(with_calls.len());
-    for region in with_calls {
-        let mut counts = vec![0u64; opts.bins];
-        for row in rows(region, &opts.selection.ranks) {
-            each_duration(run.source, row, |d| {
-                if let Some(i) = bin_of(&edges, d) {
-                    counts[i] += 1;
-                }
-            })?;
-        }
-        series.push((region.name.clone(), counts));
+    linspace(lo, hi, bins + 1)
+}
+
+/// The calls of `rows` counted in the bins of `edges`, as `numpy.histogram` counts them.
+pub fn bin_counts(source: &dyn RowSource, rows: &[&RankCalls], edges: &[f64]) -> Result<Vec<u64>> {
+    let mut counts = vec![0u64; edges.len().saturating_sub(1)];
+    for row in rows {
+        each_duration(source, row, |d| {
+            if let Some(i) = bin_of(edges, d) {
+                counts[i] += 1;
+            }
+        })?;
     }
-    Ok(Histogram { edges, series })
+    Ok(counts)
 }
 
 /// The bin of `x` given nondecreasing `edges` (at least two): the last `i` with
