@@ -19,6 +19,9 @@ pub enum Error {
     /// The profile lacks what was asked for (a chart of calls from a profile that stores
     /// none, stacks of calls that do not nest): the sentence says what.
     Unavailable(String),
+    /// The work was stopped through its [`Progress`](super::progress::Progress) before it
+    /// finished: no result, and nothing wrong with the profile.
+    Cancelled,
 }
 
 /// Result alias of the analysis layer.
@@ -32,6 +35,7 @@ impl fmt::Display for Error {
             Error::NoSummary => write!(f, "the profile stores no summary_statistics"),
             Error::Write(e) => write!(f, "write failed: {e}"),
             Error::Unavailable(m) => write!(f, "{m}"),
+            Error::Cancelled => write!(f, "stopped before it finished"),
         }
     }
 }
@@ -41,7 +45,7 @@ impl std::error::Error for Error {
         match self {
             Error::Profile(e) => Some(e),
             Error::Write(e) => Some(e),
-            Error::NoSummary | Error::Corrupt(_) | Error::Unavailable(_) => None,
+            Error::NoSummary | Error::Corrupt(_) | Error::Unavailable(_) | Error::Cancelled => None,
         }
     }
 }

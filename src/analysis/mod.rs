@@ -35,6 +35,7 @@ pub mod numeric;
 pub mod overview;
 pub mod pattern;
 pub mod plot_data;
+pub mod progress;
 pub mod pstats;
 pub mod quantiles;
 pub mod rank_distribution;

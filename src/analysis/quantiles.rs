@@ -13,6 +13,7 @@ use crate::io::ReadAt;
 
 use super::error::Result;
 use super::numeric::seconds;
+use super::progress::{Progress, CALL_BYTES};
 use crate::schema::read::events::SUMMARY_BLOCK;
 use crate::schema::{EventReader, Span};
 use crate::schema::{RankCalls, Region};
@@ -57,7 +58,36 @@ pub fn region_percentiles<R: ReadAt>(
     region: &Region,
     ranks: Option<&[u32]>,
 ) -> Result<Percentiles> {
-    percentiles_in(reader, region, ranks, IN_MEMORY_CALLS, SUMMARY_BLOCK)
+    percentiles_in(
+        reader,
+        region,
+        ranks,
+        (IN_MEMORY_CALLS, SUMMARY_BLOCK),
+        None,
+    )
+}
+
+/// [`region_percentiles`], counting the bytes of calls read into `progress` (all of
+/// [`percentiles_to_read`] once done) and stopping with
+/// [`Error::Cancelled`](super::Error::Cancelled) within a block of its cancel.
+pub fn region_percentiles_with<R: ReadAt>(
+    reader: Option<&EventReader<'_, R>>,
+    region: &Region,
+    ranks: Option<&[u32]>,
+    progress: &Progress,
+) -> Result<Percentiles> {
+    let limits = (IN_MEMORY_CALLS, SUMMARY_BLOCK);
+    percentiles_in(reader, region, ranks, limits, Some(progress))
+}
+
+/// The bytes of calls ([`CALL_BYTES`] a call) [`region_percentiles`] reads: each call once,
+/// or four times for a region of more than [`IN_MEMORY_CALLS`] calls.
+pub fn percentiles_to_read(region: &Region, ranks: Option<&[u32]>) -> u64 {
+    let n: u64 = (selected_rows(region, ranks).iter())
+        .map(|r| r.span.map_or(r.starts.len() as u64, |s| s.count))
+        .sum();
+    let passes = if n <= IN_MEMORY_CALLS { 1 } else { 4 };
+    n.saturating_mul(CALL_BYTES).saturating_mul(passes)
 }
 
 /// Where a region's durations come from.
@@ -65,6 +95,7 @@ struct Durations<'a, 'f, R: ReadAt> {
     reader: Option<&'a EventReader<'f, R>>,
     rows: Vec<&'a RankCalls>,
     block: u64,
+    progress: Option<&'a Progress>,
 }
 
 impl<R: ReadAt> Durations<'_, '_, R> {
@@ -77,10 +108,18 @@ impl<R: ReadAt> Durations<'_, '_, R> {
 
     /// Calls `f` with every duration (ns), a block at a time.
     fn each_block(&self, mut f: impl FnMut(&[i64])) -> Result<()> {
+        let step = |n: u64| match self.progress {
+            Some(p) => {
+                p.advance(n.saturating_mul(CALL_BYTES));
+                p.check()
+            }
+            None => Ok(()),
+        };
         for row in &self.rows {
             let Some(span) = row.span else {
                 let d: Vec<i64> = row.durations_ns().collect();
                 f(&d);
+                step(d.len() as u64)?;
                 continue;
             };
             let Some(reader) = self.reader else {
@@ -108,6 +147,7 @@ impl<R: ReadAt> Durations<'_, '_, R> {
                     .collect();
                 f(&d);
                 done += n;
+                step(n)?;
             }
         }
         Ok(())
@@ -118,13 +158,17 @@ fn percentiles_in<R: ReadAt>(
     reader: Option<&EventReader<'_, R>>,
     region: &Region,
     ranks: Option<&[u32]>,
-    in_memory: u64,
-    block: u64,
+    (in_memory, block): (u64, u64),
+    progress: Option<&Progress>,
 ) -> Result<Percentiles> {
+    if let Some(p) = progress {
+        p.check()?;
+    }
     let source = Durations {
         reader,
         rows: selected_rows(region, ranks),
         block: block.max(1),
+        progress,
     };
     let n = source.count();
     let Some(last) = n.checked_sub(1) else {
@@ -621,15 +665,15 @@ mod tests {
         let want = numpy(&durations);
         let none: Option<&EventReader<'_, &[u8]>> = None;
         for in_memory in [0, u64::MAX] {
-            let got = percentiles_in(none, &region, None, in_memory, 64).unwrap();
+            let got = percentiles_in(none, &region, None, (in_memory, 64), None).unwrap();
             assert_eq!(got, want, "in_memory {in_memory}");
         }
         assert_eq!(
-            percentiles_in(none, &region_of(&[]), None, 0, 64).unwrap(),
+            percentiles_in(none, &region_of(&[]), None, (0, 64), None).unwrap(),
             Percentiles::default()
         );
         assert_eq!(
-            percentiles_in(none, &region_of(&[42]), None, 0, 64).unwrap(),
+            percentiles_in(none, &region_of(&[42]), None, (0, 64), None).unwrap(),
             numpy(&[42])
         );
     }
@@ -646,10 +690,18 @@ mod tests {
             let loaded = whole.region(&region.name).unwrap();
             let durations: Vec<i64> = loaded.ranks.iter().flat_map(|r| r.durations_ns()).collect();
             for in_memory in [0, u64::MAX] {
-                let got = percentiles_in(reader.as_ref(), region, None, in_memory, 1000).unwrap();
+                let got =
+                    percentiles_in(reader.as_ref(), region, None, (in_memory, 1000), None).unwrap();
                 assert_eq!(got, numpy(&durations), "{} {in_memory}", region.name);
             }
             assert_eq!(calls_to_read(region, None), durations.len() as u64);
+            let progress = Progress::default();
+            let got = region_percentiles_with(reader.as_ref(), region, None, &progress);
+            assert_eq!(got.unwrap(), numpy(&durations));
+            assert_eq!(progress.done(), percentiles_to_read(region, None));
+            progress.cancel();
+            let got = region_percentiles_with(reader.as_ref(), region, None, &progress);
+            assert!(matches!(got, Err(crate::analysis::Error::Cancelled)));
         }
     }
 }

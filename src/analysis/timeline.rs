@@ -43,6 +43,7 @@ use std::collections::BinaryHeap;
 use super::error::{Error, Result};
 use super::events::RowSource;
 use super::lanes::nest_rank;
+use super::progress::{Meter, Progress, CALL_BYTES};
 use crate::schema::Profile;
 
 /// A row's index holds a mark every this many calls.
@@ -360,13 +361,74 @@ impl RankIndex {
         source: &dyn RowSource,
         view: &View,
     ) -> Result<Summary> {
+        self.summary_with(profile, source, view, None)
+    }
+
+    /// [`summary`](Self::summary), counting the bytes of calls it reads into `progress`
+    /// (at most [`to_read`](Self::to_read), all of it once done) and stopping with
+    /// [`Error::Cancelled`] within a block of calls of its cancel. A cancelled first read
+    /// leaves the rank unread, to be read again by the next summary.
+    pub fn summary_with(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        view: &View,
+        progress: Option<&Progress>,
+    ) -> Result<Summary> {
         view.check()?;
+        let mut meter = Meter::new(progress, self.to_read(profile, view));
+        meter.check()?;
+        let summary = self.summary_metered(profile, source, view, &mut meter)?;
+        meter.finish();
+        Ok(summary)
+    }
+
+    /// The bytes of calls ([`CALL_BYTES`] a call) the summary of `view` will read: every
+    /// call of the rank on its first read, else those from the marks before the window to
+    /// the first mark after it.
+    pub fn to_read(&self, profile: &Profile, view: &View) -> u64 {
+        let count = |region: usize| {
+            profile
+                .regions
+                .get(region)
+                .and_then(|r| r.rank(self.rank))
+                .map_or(0, |row| match row.span {
+                    Some(span) => span.count,
+                    None => row.starts.len().min(row.ends.len()) as u64,
+                })
+        };
+        let calls: u64 = match self.mode {
+            Mode::Unread | Mode::Whole => (0..profile.regions.len())
+                .filter(|&id| self.keep.get(id).copied().unwrap_or(false))
+                .map(count)
+                .sum(),
+            Mode::Streamed { .. } => (self.rows.iter())
+                .map(|row| {
+                    let k0 = (row.marks)
+                        .partition_point(|m| m.reach < view.t0.saturating_sub(1))
+                        .saturating_sub(1);
+                    let k1 = row.marks.partition_point(|m| m.base < view.t1);
+                    let end = (k1 as u64).saturating_mul(MARK).min(count(row.region));
+                    end.saturating_sub(k0 as u64 * MARK)
+                })
+                .sum(),
+        };
+        calls.saturating_mul(CALL_BYTES)
+    }
+
+    fn summary_metered(
+        &mut self,
+        profile: &Profile,
+        source: &dyn RowSource,
+        view: &View,
+        meter: &mut Meter<'_>,
+    ) -> Result<Summary> {
         let edges = view.edges();
         match self.mode {
             Mode::Unread => {
                 let Some(rows) = self.streamable_rows(profile, source) else {
                     self.mode = Mode::Whole;
-                    return self.whole(profile, source, &edges);
+                    return self.whole(profile, source, &edges, meter);
                 };
                 self.rows = rows
                     .into_iter()
@@ -375,12 +437,12 @@ impl RankIndex {
                         marks: Vec::new(),
                     })
                     .collect();
-                let (summary, pass) = self.merge(profile, source, &edges, None)?;
+                let (summary, pass) = self.merge(profile, source, &edges, None, meter)?;
                 self.span = pass.span;
                 if pass.unsorted {
                     self.rows = Vec::new();
                     self.mode = Mode::Whole;
-                    return self.whole(profile, source, &edges);
+                    return self.whole(profile, source, &edges, meter);
                 }
                 self.mode = Mode::Streamed {
                     improper: pass.improper,
@@ -392,14 +454,14 @@ impl RankIndex {
                 };
                 if pass.improper {
                     // The depths were nesting ones: summarise again in one lane.
-                    return Ok(self.merge(profile, source, &edges, Some(true))?.0);
+                    return Ok(self.merge(profile, source, &edges, Some(true), meter)?.0);
                 }
                 Ok(summary)
             }
-            Mode::Streamed { improper } => {
-                Ok(self.merge(profile, source, &edges, Some(improper))?.0)
-            }
-            Mode::Whole => self.whole(profile, source, &edges),
+            Mode::Streamed { improper } => Ok(self
+                .merge(profile, source, &edges, Some(improper), meter)?
+                .0),
+            Mode::Whole => self.whole(profile, source, &edges, meter),
         }
     }
 
@@ -409,6 +471,7 @@ impl RankIndex {
         profile: &Profile,
         source: &dyn RowSource,
         edges: &[i64],
+        meter: &mut Meter<'_>,
     ) -> Result<Summary> {
         // The names of the regions kept (searched only when some are not).
         let all = self.keep.iter().all(|&k| k);
@@ -418,6 +481,8 @@ impl RankIndex {
             .collect();
         let keeps = |name: &str| all || kept.contains(&name);
         let (calls, improper) = nest_rank(profile, source, self.rank, keeps)?;
+        meter.calls(calls.len() as u64);
+        meter.check()?;
         self.span = (calls.iter())
             .map(|c| (c.start_ns, c.end_ns))
             .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
@@ -457,6 +522,7 @@ impl RankIndex {
         source: &dyn RowSource,
         edges: &[i64],
         improper: Option<bool>,
+        meter: &mut Meter<'_>,
     ) -> Result<(Summary, Pass)> {
         let width = edges.len() - 1;
         let (t0, t1) = (edges[0], edges[width]);
@@ -470,20 +536,27 @@ impl RankIndex {
         let lanes_wanted = if first { MAX_LANES } else { self.depths.max(1) };
         let mut deeper = 0u64;
         let mut wide = Wide::new(edges);
-        let pass = self.stream(profile, source, read, flat, false, |depth, s, e, region| {
-            if s >= t1 || e.max(s.saturating_add(1)) <= t0 {
-                return;
-            }
-            if depth >= lanes_wanted {
-                deeper += 1;
-                return;
-            }
-            while lanes.len() <= depth {
-                lanes.push(LaneSummary::new(width));
-            }
-            lanes[depth].add(edges, s, e, region);
-            wide.add(depth, s, e, region);
-        })?;
+        let pass = self.stream(
+            profile,
+            source,
+            read,
+            (flat, false),
+            meter,
+            |depth, s, e, region| {
+                if s >= t1 || e.max(s.saturating_add(1)) <= t0 {
+                    return;
+                }
+                if depth >= lanes_wanted {
+                    deeper += 1;
+                    return;
+                }
+                while lanes.len() <= depth {
+                    lanes.push(LaneSummary::new(width));
+                }
+                lanes[depth].add(edges, s, e, region);
+                wide.add(depth, s, e, region);
+            },
+        )?;
         let wanted = if first {
             pass.depths.min(MAX_LANES)
         } else {
@@ -548,7 +621,9 @@ impl RankIndex {
                 marks: Vec::new(),
             })
             .collect();
-        let pass = self.stream(profile, source, Read::First, false, false, each)?;
+        let mut meter = Meter::new(None, 0);
+        let order = (false, false);
+        let pass = self.stream(profile, source, Read::First, order, &mut meter, each)?;
         self.span = pass.span;
         if pass.unsorted {
             self.rows = Vec::new();
@@ -583,9 +658,15 @@ impl RankIndex {
             return Ok(false);
         }
         let again = Read::Again;
-        let pass = self.stream(profile, source, again, true, true, |_, s, e, r| {
-            each(s, e, r)
-        })?;
+        let mut meter = Meter::new(None, 0);
+        let pass = self.stream(
+            profile,
+            source,
+            again,
+            (true, true),
+            &mut meter,
+            |_, s, e, r| each(s, e, r),
+        )?;
         Ok(!pass.unsorted)
     }
 
@@ -598,8 +679,8 @@ impl RankIndex {
         profile: &Profile,
         source: &dyn RowSource,
         read: Read,
-        flat: bool,
-        ascending: bool,
+        (flat, ascending): (bool, bool),
+        meter: &mut Meter<'_>,
         mut each: impl FnMut(usize, i64, i64, u32),
     ) -> Result<Pass> {
         let first = read == Read::First;
@@ -651,7 +732,7 @@ impl RankIndex {
         let mut pass = Pass::default();
         let mut heap = BinaryHeap::new();
         for (c, cursor) in cursors.iter_mut().enumerate() {
-            if self.refill(profile, source, cursor, block, first)? {
+            if self.refill(profile, source, cursor, (block, first), meter)? {
                 let (s, e) = (cursor.starts[0], cursor.ends[0]);
                 heap.push(Reverse((s, key(e), c)));
             }
@@ -672,7 +753,7 @@ impl RankIndex {
             let region = self.rows[cursor.row].region as u32;
             cursor.at += 1;
             if cursor.at < cursor.starts.len()
-                || self.refill(profile, source, cursor, block, first)?
+                || self.refill(profile, source, cursor, (block, first), meter)?
             {
                 let (s2, e2) = (cursor.starts[cursor.at], cursor.ends[cursor.at]);
                 if (s2, key(e2)) < (s, k) {
@@ -730,8 +811,8 @@ impl RankIndex {
         profile: &Profile,
         source: &dyn RowSource,
         cursor: &mut Cursor,
-        block: u64,
-        first: bool,
+        (block, first): (u64, bool),
+        meter: &mut Meter<'_>,
     ) -> Result<bool> {
         if cursor.at < cursor.starts.len() {
             return Ok(true);
@@ -748,6 +829,7 @@ impl RankIndex {
         if n == 0 {
             return Ok(false);
         }
+        meter.check()?;
         source.append_range(
             calls,
             cursor.next,
@@ -773,6 +855,7 @@ impl RankIndex {
             }
         }
         cursor.next += got as u64;
+        meter.calls(got as u64);
         cursor.base = cursor.starts.last().copied().unwrap_or(cursor.base);
         if got == 0 {
             // A source that gives fewer calls than the row counts: the row ends here.
@@ -816,6 +899,124 @@ struct Pass {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::events::Loaded;
+    use crate::schema::{Depth, ProfileLayout, RankCalls, Region, RowEvents};
+    use std::borrow::Cow;
+    use std::cell::Cell;
+
+    /// One rank: a region of `n` back-to-back calls, each inside one of `outer`.
+    fn profile(n: i64) -> Profile {
+        let row = |starts: Vec<i64>, ends: Vec<i64>| RankCalls {
+            rank: 0,
+            starts,
+            ends,
+            ..RankCalls::default()
+        };
+        let inner = row(
+            (0..n).map(|i| i * 10).collect(),
+            (0..n).map(|i| i * 10 + 5).collect(),
+        );
+        Profile {
+            regions: vec![
+                Region {
+                    name: "outer".into(),
+                    ranks: vec![row(vec![0], vec![n * 10])],
+                },
+                Region {
+                    name: "inner".into(),
+                    ranks: vec![inner],
+                },
+            ],
+            schema: 3,
+            layout: ProfileLayout::Columnar,
+            metadata: Default::default(),
+            num_ranks: 1,
+            region_names: Vec::new(),
+            depth: Depth::Events,
+            summary_statistics: false,
+        }
+    }
+
+    /// The loaded calls, cancelling `progress` after `after` reads of a range.
+    struct Stopping<'a> {
+        progress: &'a Progress,
+        reads: Cell<u32>,
+        after: u32,
+    }
+
+    impl RowSource for Stopping<'_> {
+        fn events<'a>(&'a self, row: &'a RankCalls) -> Result<Cow<'a, RowEvents>> {
+            Loaded.events(row)
+        }
+
+        fn append_range(
+            &self,
+            row: &RankCalls,
+            from: u64,
+            count: u64,
+            base: i64,
+            starts: &mut Vec<i64>,
+            ends: &mut Vec<i64>,
+        ) -> Result<()> {
+            self.reads.set(self.reads.get() + 1);
+            if self.reads.get() == self.after {
+                self.progress.cancel();
+            }
+            Loaded.append_range(row, from, count, base, starts, ends)
+        }
+    }
+
+    #[test]
+    fn a_cancelled_summary_stops_early_and_a_full_one_reaches_the_total() {
+        let n = 100_000;
+        let profile = profile(n);
+        let view = View {
+            t0: 0,
+            t1: n * 10,
+            width: 80,
+        };
+        let plain = RankIndex::new(&profile, 0, |_| true)
+            .summary(&profile, &Loaded, &view)
+            .unwrap();
+
+        let mut rank = RankIndex::new(&profile, 0, |_| true);
+        let total = rank.to_read(&profile, &view);
+        assert_eq!(total, (n as u64 + 1) * CALL_BYTES);
+        let progress = Progress::default();
+        progress.add_total(total);
+        let stopping = Stopping {
+            progress: &progress,
+            reads: Cell::new(0),
+            after: 2,
+        };
+        let got = rank.summary_with(&profile, &stopping, &view, Some(&progress));
+        assert!(matches!(got, Err(Error::Cancelled)), "{got:?}");
+        // Two reads of a block each (the outer call, then 4096 calls), then no more.
+        assert_eq!(stopping.reads.get(), 2);
+        assert!(progress.done() < total / 10, "{}", progress.done());
+        assert!(!rank.is_read());
+
+        // Read again in full: the same summary, and the progress reaches its total.
+        let progress = Progress::default();
+        progress.add_total(rank.to_read(&profile, &view));
+        let full = rank.summary_with(&profile, &Loaded, &view, Some(&progress));
+        assert_eq!(full.unwrap(), plain);
+        assert_eq!((progress.done(), progress.total()), (total, total));
+
+        // A zoomed window reads from the marks: less, and again all of what it announced.
+        let zoom = View {
+            t0: n * 5,
+            t1: n * 5 + 20_000,
+            width: 80,
+        };
+        let part = rank.to_read(&profile, &zoom);
+        assert!(part > 0 && part < total / 10, "{part}");
+        let progress = Progress::default();
+        progress.add_total(part);
+        rank.summary_with(&profile, &Loaded, &zoom, Some(&progress))
+            .unwrap();
+        assert_eq!(progress.done(), part);
+    }
 
     #[test]
     fn regions_sharing_a_slot_are_tallied_apart() {

@@ -8,7 +8,7 @@ use sp::analysis::quantiles::Percentiles;
 use sp::analysis::RegionRow;
 
 use super::data::Doc;
-use super::jobs::{Done, Jobs};
+use super::jobs::{Done, Jobs, Kind, Stop};
 use super::report::{Options, Report};
 use super::style::Look;
 
@@ -108,6 +108,9 @@ pub enum Pct {
     Failed(String),
 }
 
+/// The timeline's window, seconds from the first call (`None`: fit).
+pub type Window = Option<(f64, f64)>;
+
 /// A region's name and the ranks its percentiles pool (`None`: every rank).
 pub type PctKey = (String, Option<Vec<u32>>);
 
@@ -159,6 +162,16 @@ pub struct App {
     /// Every rank with rows, ascending, found once per report (a sort of 1,000,000 rows'
     /// ranks at 100,000 ranks, which each timeline frame asked for twice).
     pub ranks_with_rows: std::cell::OnceCell<Vec<u32>>,
+    /// The timeline's ranks on screen without a summary of the view drawn, and that view:
+    /// a job summarises them after the frame ([`App::start_wanted`]).
+    pub wanted: std::cell::RefCell<(Vec<u32>, Option<sp::analysis::timeline::View>)>,
+    /// Esc stopped the timeline's reads: none start until a key of the timeline.
+    pub stopped: bool,
+    /// The window of the last timeline job that finished, which Esc goes back to.
+    pub shown_window: Option<Window>,
+    /// The view shown before the timeline, which Esc goes back to when the timeline has
+    /// never been drawn whole.
+    pub came_from: View,
 }
 
 impl App {
@@ -196,6 +209,10 @@ impl App {
             rank_offset: 0,
             rank_drill: None,
             ranks_with_rows: Default::default(),
+            wanted: Default::default(),
+            stopped: false,
+            shown_window: None,
+            came_from: view,
         };
         for i in 0..app.docs.len() {
             if let Some(file) = app.docs[i]
@@ -240,7 +257,21 @@ impl App {
     /// Takes the results of finished jobs.
     pub fn collect(&mut self) {
         let mut changed = false;
+        let before: Vec<(u64, Option<Window>)> = (self.jobs.tasks.iter())
+            .map(|t| match &t.kind {
+                Kind::Timeline { window, .. } if !t.progress.is_cancelled() => {
+                    (t.id, Some(*window))
+                }
+                _ => (t.id, None),
+            })
+            .collect();
         for done in self.jobs.collect() {
+            if let Done::End { id } = &done {
+                // A timeline job that ran to its end: its window is one to go back to.
+                if let Some((_, Some(w))) = before.iter().find(|b| b.0 == *id) {
+                    self.shown_window = Some(*w);
+                }
+            }
             match done {
                 Done::Whole { doc, profile } => match profile {
                     Ok(p) => {
@@ -256,14 +287,36 @@ impl App {
                     name,
                     ranks,
                     result,
-                    ..
                 } => {
                     let state = match result {
                         Ok(p) => Pct::Done(p),
-                        Err(e) => Pct::Failed(e),
+                        Err(Stop::Failed(e)) => Pct::Failed(e),
+                        // Not read: `p` asks again.
+                        Err(Stop::Cancelled) => {
+                            self.percentiles.remove(&(name, ranks));
+                            continue;
+                        }
                     };
                     self.percentiles.insert((name, ranks), state);
                 }
+                Done::Lanes {
+                    index,
+                    view,
+                    summary,
+                } => {
+                    let mut lanes = self.lanes.borrow_mut();
+                    // Ranks are kept once made; a missing one is not drawn.
+                    let Some(l) = lanes.get_mut(&index.rank()) else {
+                        continue;
+                    };
+                    l.index = Some(index);
+                    match summary {
+                        Ok(s) => l.summary = Some((view, Ok(s))),
+                        Err(Stop::Failed(e)) => l.summary = Some((view, Err(e))),
+                        Err(Stop::Cancelled) => {}
+                    }
+                }
+                Done::End { .. } => {}
             }
         }
         if changed {
@@ -371,14 +424,112 @@ impl App {
             .clone()
     }
 
-    /// Summarises rank `rank`'s timeline for `view`, unless it is.
-    pub fn summarise_lanes(&self, rank: u32, view: sp::analysis::timeline::View) {
+    /// The timeline's rank `rank` for `view`: its summary when kept, else `None`, and the
+    /// rank is wanted for the job after this frame (unless a job has it).
+    pub fn lanes_of(&self, rank: u32, view: sp::analysis::timeline::View) -> bool {
         let doc = &self.docs[0];
-        let Some(profile) = doc.profile() else { return };
+        let Some(profile) = doc.profile() else {
+            return false;
+        };
         let mut lanes = self.lanes.borrow_mut();
         let lanes = lanes
             .entry(rank)
             .or_insert_with(|| super::lanes::rank(profile, rank));
-        super::lanes::summarise(profile, doc.file.as_ref(), lanes, view);
+        if lanes.summary.as_ref().is_some_and(|(v, _)| *v == view) {
+            return true;
+        }
+        let mut wanted = self.wanted.borrow_mut();
+        if wanted.1 != Some(view) {
+            *wanted = (Vec::new(), Some(view));
+        }
+        if lanes.index.is_some() {
+            wanted.0.push(rank);
+        }
+        false
+    }
+
+    /// The lanes rank `rank` will have: its own once read, else the most of the ranks
+    /// read; `None` before any rank is.
+    pub fn lanes_guess(&self, rank: u32) -> Option<usize> {
+        let lanes = self.lanes.borrow();
+        let own = lanes.get(&rank).and_then(|l| l.index.as_ref());
+        if let Some(index) = own.filter(|i| i.is_read()) {
+            return Some(index.depths().max(1));
+        }
+        (lanes.values())
+            .filter_map(|l| l.summary.as_ref().and_then(|(_, s)| s.as_ref().ok()))
+            .map(|s| s.lanes.len().max(1))
+            .max()
+    }
+
+    /// Starts the job summarising the ranks the last frame wanted, unless Esc stopped the
+    /// timeline; a job of another view is cancelled first (its ranks come back, and the
+    /// next frame asks again). Whether one started.
+    pub fn start_wanted(&mut self) -> bool {
+        let (ranks, view) = std::mem::take(&mut *self.wanted.borrow_mut());
+        let Some(view) = view.filter(|_| self.view == View::Timeline && !self.stopped) else {
+            return false;
+        };
+        let mut busy = false;
+        for t in &self.jobs.tasks {
+            if let Kind::Timeline { view: v, .. } = t.kind {
+                if v != view {
+                    t.progress.cancel();
+                }
+                busy = true;
+            }
+        }
+        if busy || ranks.is_empty() {
+            return false;
+        }
+        // Before any rank is read, how many fit the screen is not known: read the first.
+        let mut ranks = ranks;
+        if ranks.first().and_then(|&r| self.lanes_guess(r)).is_none() {
+            ranks.truncate(1);
+        }
+        let doc = &self.docs[0];
+        let Some(profile) = doc.profile() else {
+            return false;
+        };
+        let mut lanes = self.lanes.borrow_mut();
+        let indexes: Vec<_> = (ranks.iter())
+            .filter_map(|r| lanes.get_mut(r).and_then(|l| l.index.take()))
+            .collect();
+        let mut sorted = ranks.clone();
+        sorted.sort_unstable();
+        let part = super::lanes::part(profile, &sorted);
+        let what = match (sorted.first(), sorted.last()) {
+            (Some(a), Some(b)) if a != b => format!("timeline of ranks {a}–{b}"),
+            _ => format!("timeline of rank {}", sorted[0]),
+        };
+        let file = doc.file.clone();
+        drop(lanes);
+        (self.jobs).timeline(file, part, indexes, view, self.window, what);
+        true
+    }
+
+    /// Esc while jobs read: stops them. A stopped timeline goes back to the last window it
+    /// drew whole (or to the view before it), and reads nothing until a key of its own.
+    pub fn stop(&mut self) -> bool {
+        let timeline = (self.jobs.tasks.iter())
+            .find(|t| matches!(t.kind, Kind::Timeline { .. }) && !t.progress.is_cancelled())
+            .map(|t| (t.what.clone(), t.progress.done(), t.progress.total()));
+        if !self.jobs.cancel() {
+            return false;
+        }
+        self.message = Some("stopped".into());
+        if let Some((what, done, total)) = timeline {
+            self.stopped = true;
+            match self.shown_window {
+                Some(w) => self.window = w,
+                None => self.view = self.came_from,
+            }
+            self.message = Some(format!(
+                "stopped the {what} at {} of {}",
+                sp::analysis::units::bytes_text(done),
+                sp::analysis::units::bytes_text(total)
+            ));
+        }
+        true
     }
 }

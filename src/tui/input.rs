@@ -19,6 +19,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("m", "percentage mode: coverage / exclusive"),
     ("p", "percentiles of the shown rows (background)"),
     ("+ - 0, ← →", "timeline: zoom in, out, fit; pan"),
+    ("Esc", "stop the reads shown on the status line"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit"),
 ];
@@ -49,6 +50,19 @@ pub fn key(app: &mut App, k: KeyEvent) {
     }
     app.message = None;
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let before = app.view;
+    if k.code == KeyCode::Esc && app.stop() {
+        return;
+    }
+    act(app, k, ctrl);
+    if app.view == View::Timeline && before != View::Timeline {
+        app.came_from = before;
+        app.stopped = false;
+    }
+}
+
+/// What a key does when no prompt is open and no job is stopped.
+fn act(app: &mut App, k: KeyEvent, ctrl: bool) {
     match k.code {
         KeyCode::Char('q') => app.quit = true,
         KeyCode::Char('?') => app.help = true,

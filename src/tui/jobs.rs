@@ -1,17 +1,42 @@
 //! Work that runs beside the interface, so a keypress is answered while it runs: the whole
-//! read of a profile (its call tree) and a region's percentiles from its events. Each job
-//! runs on its own thread over the shared file and sends its result back; the event loop
-//! collects the results between frames, and a spinner shows while any job runs.
+//! read of a profile (its call tree), a region's percentiles from its events, and the
+//! timeline's summaries of the ranks on screen. Each job runs on its own thread over the
+//! shared file and sends its results back; the event loop collects them between frames.
+//! A job that reads calls shares a [`Progress`] with the status line, which shows how far
+//! it has got, and Esc cancels it: the library stops within a block of calls with
+//! [`Error::Cancelled`](sp::analysis::Error::Cancelled).
 
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 
+use sp::analysis::events::{Loaded, RowSource};
 use sp::analysis::load;
-use sp::analysis::quantiles::{region_percentiles, Percentiles};
+use sp::analysis::progress::Progress;
+use sp::analysis::quantiles::{percentiles_to_read, region_percentiles_with, Percentiles};
+use sp::analysis::timeline::{RankIndex, Summary, View};
+use sp::analysis::Error;
 use sp::schema::{EventReader, Profile, Region};
 
 use super::data::Hdf5;
 
-/// A finished job.
+/// Why a job gave no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// Esc, or a newer view made it useless.
+    Cancelled,
+    Failed(String),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        match e {
+            Error::Cancelled => Stop::Cancelled,
+            e => Stop::Failed(e.to_string()),
+        }
+    }
+}
+
+/// A result of a job.
 pub enum Done {
     /// The whole read of file `doc`.
     Whole {
@@ -22,16 +47,48 @@ pub enum Done {
     Percentiles {
         name: String,
         ranks: Option<Vec<u32>>,
-        result: Result<Percentiles, String>,
+        result: Result<Percentiles, Stop>,
     },
+    /// A rank of the timeline summarised for `view`, and its index back.
+    Lanes {
+        index: RankIndex,
+        view: View,
+        summary: Result<Summary, Stop>,
+    },
+    /// Job `id` has ended (sent after its other results).
+    End { id: u64 },
+}
+
+/// What a job does, for the status line and for Esc.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// The call tree: not stoppable, and no byte count (a profile of at most
+    /// [`TREE_CALLS`](super::data::TREE_CALLS) calls).
+    Whole,
+    Percentiles,
+    /// The summaries of `view`, asked for at the window `window` (`None`: fit).
+    Timeline {
+        view: View,
+        window: Option<(f64, f64)>,
+    },
+}
+
+/// A running job.
+pub struct Task {
+    pub id: u64,
+    pub kind: Kind,
+    /// What it does, in a few words for the status line.
+    pub what: String,
+    pub progress: Arc<Progress>,
 }
 
 /// The running jobs and their results.
 pub struct Jobs {
     send: Sender<Done>,
     receive: Receiver<Done>,
-    /// Jobs started and not yet collected.
-    pub running: usize,
+    /// Jobs started and not yet ended.
+    pub tasks: Vec<Task>,
+    next: u64,
 }
 
 impl Default for Jobs {
@@ -40,57 +97,161 @@ impl Default for Jobs {
         Jobs {
             send,
             receive,
-            running: 0,
+            tasks: Vec::new(),
+            next: 0,
         }
     }
 }
 
+/// Sends a job's [`Done::End`] however it ends.
+struct Ending {
+    id: u64,
+    send: Sender<Done>,
+}
+
+impl Drop for Ending {
+    fn drop(&mut self) {
+        let _ = self.send.send(Done::End { id: self.id });
+    }
+}
+
 impl Jobs {
-    fn spawn(&mut self, work: impl FnOnce() -> Done + Send + 'static) {
-        let send = self.send.clone();
-        self.running += 1;
+    /// Jobs running.
+    pub fn running(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Starts `work` on a thread, giving it the channel for its results.
+    pub fn spawn(
+        &mut self,
+        kind: Kind,
+        what: String,
+        progress: Arc<Progress>,
+        work: impl FnOnce(&Sender<Done>) + Send + 'static,
+    ) {
+        let id = self.next;
+        self.next += 1;
+        let ending = Ending {
+            id,
+            send: self.send.clone(),
+        };
         let started = std::thread::Builder::new()
             .name("sp-tui-job".into())
             .spawn(move || {
-                let _ = send.send(work());
+                let ending = ending;
+                work(&ending.send);
             });
-        if started.is_err() {
-            self.running -= 1;
+        if started.is_ok() {
+            self.tasks.push(Task {
+                id,
+                kind,
+                what,
+                progress,
+            });
         }
     }
 
     /// Reads the whole of file `doc` (every call) for its call tree.
     pub fn read_whole(&mut self, doc: usize, file: Hdf5) {
-        self.spawn(move || Done::Whole {
-            doc,
-            profile: load::read_full(&*file).map_err(|e| e.to_string()),
+        let what = "reading the call tree".to_string();
+        self.spawn(Kind::Whole, what, Arc::default(), move |send| {
+            let profile = load::read_full(&*file).map_err(|e| e.to_string());
+            let _ = send.send(Done::Whole { doc, profile });
         });
     }
 
     /// The percentiles of `region`'s calls on `ranks` (all when `None`), from its events.
     /// A JSON profile (`file` `None`) has the calls loaded in `region`.
     pub fn percentiles(&mut self, file: Option<Hdf5>, region: Region, ranks: Option<Vec<u32>>) {
-        self.spawn(move || {
+        let progress = Arc::new(Progress::default());
+        progress.add_total(percentiles_to_read(&region, ranks.as_deref()));
+        let what = format!("percentiles of {}", region.name);
+        let p = progress.clone();
+        self.spawn(Kind::Percentiles, what, progress, move |send| {
             let reader = match &file {
-                Some(file) => EventReader::open(&**file).map_err(|e| e.to_string()),
+                Some(file) => EventReader::open(&**file).map_err(|e| Stop::Failed(e.to_string())),
                 None => Ok(None),
             };
             let result = reader.and_then(|reader| {
-                region_percentiles(reader.as_ref(), &region, ranks.as_deref())
-                    .map_err(|e| e.to_string())
+                region_percentiles_with(reader.as_ref(), &region, ranks.as_deref(), &p)
+                    .map_err(Stop::from)
             });
-            Done::Percentiles {
+            let _ = send.send(Done::Percentiles {
                 name: region.name,
                 ranks,
                 result,
+            });
+        });
+    }
+
+    /// Summarises each of `ranks` for `view`, in turn, over `profile` (a part of the file's
+    /// index holding their rows), sending each back as it is done; a rank asked for after
+    /// a cancel comes back at once, cancelled.
+    pub fn timeline(
+        &mut self,
+        file: Option<Hdf5>,
+        profile: Profile,
+        ranks: Vec<RankIndex>,
+        view: View,
+        window: Option<(f64, f64)>,
+        what: String,
+    ) {
+        let progress = Arc::new(Progress::default());
+        progress.add_total(ranks.iter().map(|r| r.to_read(&profile, &view)).sum());
+        let p = progress.clone();
+        let kind = Kind::Timeline { view, window };
+        self.spawn(kind, what, progress, move |send| {
+            let reader = match &file {
+                Some(file) => EventReader::open(&**file).map_err(|e| Stop::Failed(e.to_string())),
+                None => Ok(None),
+            };
+            for mut index in ranks {
+                let summary = match &reader {
+                    Ok(reader) => {
+                        let source: &dyn RowSource = match reader {
+                            Some(r) => r,
+                            None => &Loaded,
+                        };
+                        let rank = index.rank();
+                        (index.summary_with(&profile, source, &view, Some(&p)))
+                            .map_err(Stop::from)
+                            .map_err(|e| match e {
+                                Stop::Failed(e) => Stop::Failed(format!(
+                                    "rank {rank}'s calls could not be read: {e}"
+                                )),
+                                c => c,
+                            })
+                    }
+                    Err(e) => Err(e.clone()),
+                };
+                let _ = send.send(Done::Lanes {
+                    index,
+                    view,
+                    summary,
+                });
             }
         });
     }
 
-    /// The results that arrived since the last call.
+    /// Cancels the jobs that can stop (all but the call tree); whether there were any.
+    pub fn cancel(&mut self) -> bool {
+        let mut any = false;
+        for t in self.tasks.iter().filter(|t| t.kind != Kind::Whole) {
+            t.progress.cancel();
+            any = true;
+        }
+        any
+    }
+
+    /// The results that arrived since the last call (a job's [`Done::End`] removes it
+    /// from the running ones).
     pub fn collect(&mut self) -> Vec<Done> {
         let done: Vec<Done> = self.receive.try_iter().collect();
-        self.running = self.running.saturating_sub(done.len());
+        for d in &done {
+            if let Done::End { id } = d {
+                self.tasks.retain(|t| t.id != *id);
+            }
+        }
         done
     }
 }

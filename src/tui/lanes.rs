@@ -1,5 +1,6 @@
 //! The timeline's ranks: each a [`RankIndex`] of the library's streaming timeline summary,
-//! summarised for the window and width on screen and kept until either changes. A rank's
+//! summarised (by a job, [`super::jobs`]) for the window and width on screen and kept until
+//! either changes. A rank's
 //! first summary reads its calls once (building the index); zoom and pan then read only the
 //! calls in the window, so memory follows the screen, not the profile.
 
@@ -7,13 +8,13 @@ use sp::analysis::events::{Loaded, RowSource};
 use sp::analysis::lanes::extent;
 use sp::analysis::selection::Selection;
 use sp::analysis::timeline::{RankIndex, Summary, View};
-use sp::schema::{EventReader, Profile};
+use sp::schema::{EventReader, Profile, Region};
 
 use super::data::Hdf5;
 
-/// One rank's index and its summary of the last view asked for.
+/// One rank's index (`None` while a job summarises it) and its last summary.
 pub struct RankLanes {
-    pub index: RankIndex,
+    pub index: Option<RankIndex>,
     pub summary: Option<(View, Result<Summary, String>)>,
 }
 
@@ -41,25 +42,30 @@ pub fn span(profile: &Profile, file: Option<&Hdf5>) -> Result<Option<(i64, i64)>
     })
 }
 
-/// Summarises `rank` for `view`, unless its summary of that view is kept.
-pub fn summarise(profile: &Profile, file: Option<&Hdf5>, lanes: &mut RankLanes, view: View) {
-    if lanes.summary.as_ref().is_some_and(|(v, _)| *v == view) {
-        return;
+/// The part of `profile` the timeline's job over `ranks` (ascending) needs: every region,
+/// with only those ranks' rows (at 100,000 ranks a job copies its own rows, not the index).
+pub fn part(profile: &Profile, ranks: &[u32]) -> Profile {
+    let regions = (profile.regions.iter())
+        .map(|r| Region {
+            name: r.name.clone(),
+            ranks: (r.ranks.iter())
+                .filter(|row| ranks.binary_search(&row.rank).is_ok())
+                .cloned()
+                .collect(),
+        })
+        .collect();
+    Profile {
+        regions,
+        metadata: Default::default(),
+        region_names: Vec::new(),
+        ..*profile
     }
-    let rank = lanes.index.rank();
-    let summary = with_source(file, |source| {
-        lanes
-            .index
-            .summary(profile, source, &view)
-            .map_err(|e| format!("rank {rank}'s calls could not be read: {e}"))
-    });
-    lanes.summary = Some((view, summary));
 }
 
 /// A rank not yet read.
 pub fn rank(profile: &Profile, rank: u32) -> RankLanes {
     RankLanes {
-        index: RankIndex::new(profile, rank, |_| true),
+        index: Some(RankIndex::new(profile, rank, |_| true)),
         summary: None,
     }
 }

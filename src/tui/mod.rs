@@ -61,7 +61,8 @@ pub fn run(files: &[PathBuf]) -> Result<(), Failure> {
         if app.quit {
             return Ok(());
         }
-        let wait = if app.jobs.running > 0 { 100 } else { 1000 };
+        app.start_wanted();
+        let wait = if app.jobs.running() > 0 { 50 } else { 1000 };
         if event::poll(Duration::from_millis(wait)).map_err(failed)? {
             match event::read().map_err(failed)? {
                 Event::Key(k) if k.kind != KeyEventKind::Release => {

@@ -44,17 +44,23 @@ fn open(files: &[&str], look: Look) -> App {
 
 fn wait(app: &mut App) {
     let start = std::time::Instant::now();
-    while app.jobs.running > 0 && start.elapsed().as_secs() < 20 {
+    while app.jobs.running() > 0 && start.elapsed().as_secs() < 20 {
         std::thread::sleep(std::time::Duration::from_millis(5));
         app.collect();
     }
-    assert_eq!(app.jobs.running, 0, "background work did not finish");
+    assert_eq!(app.jobs.running(), 0, "background work did not finish");
 }
 
-fn render(app: &App, w: u16, h: u16) -> Buffer {
+/// The screen once the jobs a frame asks for (the timeline's) have finished.
+fn render(app: &mut App, w: u16, h: u16) -> Buffer {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| views::draw(app, f)).unwrap();
-    t.backend().buffer().clone()
+    loop {
+        t.draw(|f| views::draw(app, f)).unwrap();
+        if !app.start_wanted() {
+            return t.backend().buffer().clone();
+        }
+        wait(app);
+    }
 }
 
 fn text(buf: &Buffer) -> String {
@@ -124,7 +130,7 @@ fn every_view_at_both_sizes() {
         }
         app.view = view;
         for (w, h) in [(80, 24), (200, 60)] {
-            let screen = text(&render(&app, w, h));
+            let screen = text(&render(&mut app, w, h));
             snapshot(
                 &format!("merged_{}_{w}x{h}", view.title().to_lowercase()),
                 &screen,
@@ -135,10 +141,9 @@ fn every_view_at_both_sizes() {
 
 #[test]
 fn the_region_rows_are_those_of_sp_inspect() {
-    let app = open(&[MERGED], Look::mono());
-    let mut app = app;
+    let mut app = open(&[MERGED], Look::mono());
     app.view = View::Regions;
-    let screen = text(&render(&app, 200, 60));
+    let screen = text(&render(&mut app, 200, 60));
     let lines: Vec<&str> = screen
         .lines()
         .skip(2)
@@ -185,7 +190,7 @@ fn keys_collapse_sort_filter_and_help() {
         super::app::Line::Row(i) | super::app::Line::Own(i) => report.rows[*i].name == "inner",
     }));
     press(&mut app, KeyCode::Char('?'));
-    assert!(text(&render(&app, 80, 24)).contains("this help"));
+    assert!(text(&render(&mut app, 80, 24)).contains("this help"));
     press(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
@@ -198,16 +203,16 @@ fn compare_two_profiles_and_a_file_that_is_not_a_profile() {
     );
     app.view = View::Compare;
     for (w, h) in [(80, 24), (200, 60)] {
-        snapshot(&format!("compare_{w}x{h}"), &text(&render(&app, w, h)));
+        snapshot(&format!("compare_{w}x{h}"), &text(&render(&mut app, w, h)));
     }
     press(&mut app, KeyCode::Char('M'));
-    assert!(text(&render(&app, 80, 24)).contains("metric"));
+    assert!(text(&render(&mut app, 80, 24)).contains("metric"));
 
     // Any other HDF5 file opens on its tree.
-    let plain = open(&["corpus/references_latest.h5"], Look::mono());
+    let mut plain = open(&["corpus/references_latest.h5"], Look::mono());
     assert_eq!(plain.view, View::Hdf5);
     assert_eq!(plain.views(), [View::Hdf5]);
-    let screen = text(&render(&plain, 80, 24));
+    let screen = text(&render(&mut plain, 80, 24));
     assert!(
         screen.contains("is not a scope-profiler profile"),
         "{screen}"
@@ -247,7 +252,7 @@ fn screenshots() {
             ),
         ] {
             app.look = look;
-            let picture = svg::svg(&render(&app, 100, 30), palette);
+            let picture = svg::svg(&render(&mut app, 100, 30), palette);
             assert!(picture.starts_with("<svg") && picture.ends_with("</svg>\n"));
             if write {
                 std::fs::create_dir_all(&out).unwrap();
@@ -296,16 +301,16 @@ fn many_ranks_show_their_distribution_and_drill_down() {
     app.docs[0].name = "many_ranks.h5".into();
     wait(&mut app);
     app.view = View::Ranks;
-    let screen = text(&render(&app, 160, 30));
+    let screen = text(&render(&mut app, 160, 30));
     snapshot("many_ranks_160x30", &screen);
     assert!(screen.contains("rank 123"), "{screen}");
     // Enter lists the selected region's ranks by value; only the rows on screen.
     press(&mut app, KeyCode::Enter);
-    let screen = text(&render(&app, 160, 30));
+    let screen = text(&render(&mut app, 160, 30));
     snapshot("many_ranks_drill_160x30", &screen);
     assert!(screen.lines().count() <= 30);
     press(&mut app, KeyCode::End);
-    let screen = text(&render(&app, 160, 30));
+    let screen = text(&render(&mut app, 160, 30));
     assert!(screen.contains(" 300 "), "{screen}");
     press(&mut app, KeyCode::Esc);
     assert!(app.rank_drill.is_none());
@@ -349,14 +354,100 @@ fn a_json_profile_shows_what_its_h5_shows() {
             a.view = view;
             b.view = view;
             // The tab bar (no HDF5 view) and the bytes read on the status line differ.
-            let body = |app: &App| {
+            let body = |app: &mut App| {
                 let screen = text(&render(app, 200, 60));
                 let lines: Vec<&str> = screen.lines().collect();
                 lines[1..lines.len() - 1].join("\n")
             };
-            assert_eq!(body(&b), body(&a), "{view:?} of {}", path.display());
+            assert_eq!(body(&mut b), body(&mut a), "{view:?} of {}", path.display());
             app = b;
         }
     }
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// A frame as drawn, without starting the jobs it asks for.
+fn frame(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| views::draw(app, f)).unwrap();
+    text(t.backend().buffer())
+}
+
+/// While the timeline's job reads, the status line says what it reads and how far it has
+/// got; Esc stops it, and the screen goes back to where it was.
+#[test]
+fn a_timeline_read_shows_its_progress_and_esc_stops_it() {
+    use sp::analysis::progress::Progress;
+    use std::sync::Arc;
+    let mut app = open(&[MERGED], Look::mono());
+    press(&mut app, KeyCode::Char('5'));
+    assert_eq!(app.view, View::Timeline);
+    // A job that reads until it is stopped, 312 MiB into 977 MiB.
+    let progress = Arc::new(Progress::default());
+    progress.add_total(977 << 20);
+    progress.advance(312 << 20);
+    let p = progress.clone();
+    let kind = super::jobs::Kind::Timeline {
+        view: sp::analysis::timeline::View {
+            t0: 0,
+            t1: 1,
+            width: 1,
+        },
+        window: None,
+    };
+    let what = "timeline of ranks 0–3".to_string();
+    app.jobs.spawn(kind, what, progress, move |_| {
+        while !p.is_cancelled() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    });
+    let screen = frame(&app, 100, 24);
+    snapshot("progress_100x24", &screen);
+    let status = screen.lines().last().unwrap();
+    assert!(
+        status.contains("timeline of ranks 0–3 ▕███▏      ▏ 312 MiB of 977 MiB · Esc stops"),
+        "{status}"
+    );
+    // The timeline was never drawn whole: Esc goes back to the view before it.
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.jobs.running(), 0);
+    assert_eq!(app.view, View::Overview);
+    let status = frame(&app, 100, 24).lines().last().unwrap().to_string();
+    assert!(
+        status.contains("stopped the timeline of ranks 0–3 at 312 MiB of 977 MiB"),
+        "{status}"
+    );
+
+    // A real read: zoomed in, then stopped before the frame collects it. The window goes
+    // back to the one drawn whole, and nothing is read until a key of the timeline.
+    press(&mut app, KeyCode::Char('5'));
+    let whole = text(&render(&mut app, 100, 24));
+    press(&mut app, KeyCode::Char('+'));
+    assert!(app.window.is_some());
+    let _ = frame(&app, 100, 24);
+    assert!(app.start_wanted());
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(
+        (app.view, app.window, app.stopped),
+        (View::Timeline, None, true)
+    );
+    assert!(!app.start_wanted());
+    let again = frame(&app, 100, 24);
+    assert_eq!(again.lines().nth(1), whole.lines().nth(1), "{again}");
+    assert!(again
+        .lines()
+        .last()
+        .unwrap()
+        .contains("stopped the timeline"));
+    press(&mut app, KeyCode::Char('+'));
+    assert!(!app.stopped);
+}
+
+#[test]
+fn the_progress_bar_fills_in_eighths() {
+    assert_eq!(views::bar(0, 100, 4), "▕    ▏");
+    assert_eq!(views::bar(50, 100, 4), "▕██  ▏");
+    assert_eq!(views::bar(10, 100, 4), "▕▍   ▏");
+    assert_eq!(views::bar(100, 100, 4), "▕████▏");
+    assert_eq!(views::bar(7, 0, 2), "▕  ▏");
 }

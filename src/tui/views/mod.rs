@@ -128,11 +128,12 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
         f.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }
-    if app.jobs.running > 0 {
+    if let Some(p) = progress(app) {
         spans.push(Span::styled(
-            format!("{} computing ", SPINNER[app.tick % SPINNER.len()]),
+            format!("{} {p} ", SPINNER[app.tick % SPINNER.len()]),
             look.warn(),
         ));
+        spans.push(Span::styled("· Esc stops · ", look.dim()));
     }
     if let Some(m) = &app.message {
         spans.push(Span::styled(format!("{} ", shown(m)), look.warn()));
@@ -163,6 +164,41 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
     spans.push(Span::styled(read, look.dim()));
     spans.push(Span::styled("  ? keys  q quit", look.dim()));
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The running jobs on the status line: what the first does (and how many others run),
+/// and, for those that count bytes, a bar and the bytes read of the total.
+fn progress(app: &App) -> Option<String> {
+    let tasks = &app.jobs.tasks;
+    let first = tasks.first()?;
+    let mut out = first.what.clone();
+    if tasks.len() > 1 {
+        out.push_str(&format!(" (+{} more)", tasks.len() - 1));
+    }
+    let (done, total) = (tasks.iter())
+        .map(|t| (t.progress.done(), t.progress.total()))
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if total > 0 {
+        out.push_str(&format!(
+            " {} {} of {}",
+            bar(done, total, 10),
+            bytes_text(done),
+            bytes_text(total)
+        ));
+    }
+    Some(out)
+}
+
+/// `done` of `total` as a bar of `width` cells, in eighths.
+pub fn bar(done: u64, total: u64, width: usize) -> String {
+    const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    let eighths =
+        (u128::from(done.min(total)) * (width as u128 * 8) / u128::from(total.max(1))) as usize;
+    let mut s = "█".repeat(eighths / 8);
+    s.push_str(EIGHTHS[eighths % 8]);
+    let used = eighths / 8 + usize::from(eighths % 8 > 0);
+    s.push_str(&" ".repeat(width - used));
+    format!("▕{s}▏")
 }
 
 fn draw_help(app: &App, f: &mut Frame, body: Rect) {

@@ -3,7 +3,9 @@
 //! in it (the library's palette, the same in every lane), shaded by how busy it is — `█`
 //! full, `▓`, `▒`, `░` less — so a zoomed-out run shows where time goes. `+`/`-` zoom,
 //! `←`/`→` pan, `0` fits, `j`/`k` scroll the lanes. Ranks are summarised as they come into
-//! view, and a zoom or pan reads only the calls in the window.
+//! view, by a job beside the interface (the status line shows how far it has got, Esc stops
+//! it and goes back to the last window drawn whole), and a zoom or pan reads only the calls
+//! in the window.
 
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -76,12 +78,27 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     let ranks = app.rank_list();
     let first_rank = c.at.min(ranks.len().saturating_sub(1));
     let mut seen: Vec<u32> = Vec::new();
-    // Ranks are summarised as their lanes come on screen.
+    // Ranks are summarised (by a job) as their lanes come on screen.
     for &rank in ranks.iter().skip(first_rank) {
         if out.len() > height {
             break;
         }
-        app.summarise_lanes(rank, view);
+        if !app.lanes_of(rank, view) {
+            let note = if app.stopped {
+                "not read: Esc stopped it (+ - 0 ← → j k read again)"
+            } else {
+                "reading…"
+            };
+            out.push(Line::from(vec![
+                Span::styled(format!("{:<label_w$}", format!("rank {rank}")), look.dim()),
+                Span::styled(note, look.dim()),
+            ]));
+            // Room for the lanes it will have, so only the ranks that fit are read.
+            for _ in 1..app.lanes_guess(rank).unwrap_or(1) {
+                out.push(Line::raw(""));
+            }
+            continue;
+        }
         let lanes = app.lanes.borrow();
         let Some((_, summary)) = lanes.get(&rank).and_then(|l| l.summary.as_ref()) else {
             continue;
@@ -153,6 +170,7 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
 pub fn key(app: &mut App, code: KeyCode) {
     let n = app.rank_list().len();
     if list_key(app, "timeline", code, n) {
+        app.stopped = false;
         return;
     }
     let Ok(Some((lo, hi))) = app.timeline_span() else {
@@ -172,4 +190,5 @@ pub fn key(app: &mut App, code: KeyCode) {
     let w = (b - a).clamp(1.0, full);
     let a = a.clamp(0.0, (full - w).max(0.0));
     app.window = Some((a, a + w));
+    app.stopped = false;
 }
