@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the browser page: one self-contained file, web/dist/sp.html, that works offline
-# from file:// (the wasm is inlined gzipped, as base64; the worker is a Blob URL; no network).
+# from file:// (the wasm is inlined as an .lzma stream, in base64; the worker is a Blob URL;
+# no network).
 #
 #   scripts/build-web.sh            build and print the page's size
 #
 # Needs only cargo with the wasm32-unknown-unknown target (scripts/setup-env.sh adds it),
-# gzip, base64 and awk. The wasm is built with the `wasm-release` profile of Cargo.toml.
+# xz, base64 and awk. The wasm is built with the `wasm-release` profile of Cargo.toml.
 # Fails if the page grows past its budget: 1.5 MB, 500 KB gzipped. build.rs runs it to carry
 # the page inside a release binary, with SP_WEB_OUT (where to write the page) and
 # SP_WEB_BUDGET=off (the budget is the shipped page's, checked by the release build).
@@ -18,20 +19,34 @@ OUT=${SP_WEB_OUT:-web/dist/sp.html}
 MAX_BYTES=1500000
 MAX_GZIP=500000
 
-cargo build --quiet -p sp-web --target wasm32-unknown-unknown --profile wasm-release
+# Panic locations name each dependency's source file under cargo's registry: with its
+# directory (machine- and registry-specific) cut to the crate's name they are shorter, and
+# the page names no path of the machine it was built on (0.3 KB of the gzip).
+flags=()
+registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
+for dir in "$registry"/*/; do
+  [ -d "$dir" ] && flags+=("--remap-path-prefix=$dir=")
+done
+flags+=("--remap-path-prefix=$PWD/=")
+CARGO_ENCODED_RUSTFLAGS=$(IFS=$'\x1f'; echo "${flags[*]}") \
+  cargo build --quiet -p sp-web --target wasm32-unknown-unknown --profile wasm-release
 wasm="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/sp_web.wasm"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Gzipped (the worker inflates it with the browser's DecompressionStream): a third of the size.
-# zopfli writes the same gzip format 5 % smaller than gzip -9 (21 KB of the wasm's 456 KB),
-# deterministically; scripts/setup-env.sh installs it.
-if command -v zopfli >/dev/null; then
-  zopfli -c "$wasm" | base64 -w0 >"$work/wasm.b64"
-else
-  echo "build-web: zopfli not found (scripts/setup-env.sh installs it); using gzip -9" >&2
-  gzip -9 -n -c "$wasm" | base64 -w0 >"$work/wasm.b64"
+# As an .lzma stream, which web/page/lzma.js unpacks in the worker: 372 KB where zopfli's
+# gzip (which the browser would inflate natively) is 462 KB, for 1 KB of decoder. lc=4 and
+# pb=0 suit wasm's bytes (0.8 KB smaller than the defaults).
+if ! command -v xz >/dev/null; then
+  echo "build-web: xz not found (scripts/setup-env.sh installs xz-utils)" >&2
+  exit 1
 fi
+xz --format=lzma --lzma1=preset=9e,lc=4,pb=0 -c "$wasm" >"$work/wasm.lzma"
+# xz writes the unpacked size as unknown; the decoder sizes its output by the header's, so
+# it goes there (bytes 5-12, little-endian).
+size_le=$(printf '%016x' "$(wc -c <"$wasm")" | sed 's/../& /g' | awk '{ for (i = NF; i > 0; i--) printf "\\x%s", $i }')
+printf "$size_le" | dd of="$work/wasm.lzma" bs=1 seek=5 conv=notrunc status=none
+base64 -w0 "$work/wasm.lzma" >"$work/wasm.b64"
 
 # The scripts minified by terser (web/minify, which scripts/setup-env.sh installs): 3 KB of
 # the page's gzip. Each file on its own, with top-level names kept, since the page's scripts
@@ -45,8 +60,10 @@ if [ -x "$terser" ]; then
 else
   echo "build-web: terser not found (scripts/setup-env.sh installs it in web/minify); the page's scripts are not minified" >&2
 fi
-worker="$PAGE/worker.js"
-[ -f "$work/min/worker.js" ] && worker="$work/min/worker.js"
+# The worker carries the decoder of its module.
+min() { if [ -f "$work/min/$1" ]; then cat "$work/min/$1"; else cat "$PAGE/$1"; fi; }
+{ min lzma.js; echo; min worker.js; } >"$work/worker.src.js"
+worker="$work/worker.src.js"
 
 # Inline the worker's wasm, then every `@include FILE@` line of the template, without the
 # scripts' and the style's whole-line comments (no script has a string that spans lines).

@@ -45,8 +45,8 @@ have musl-gcc || packages+=(musl-tools)
 have make || packages+=(make)
 have cc || packages+=(gcc)
 have pkg-config || packages+=(pkg-config)
-# The page's wasm is gzipped with zopfli (scripts/build-web.sh): 5 % smaller than gzip -9.
-have zopfli || packages+=(zopfli)
+# The page's wasm is inlined as an .lzma stream made by xz (scripts/build-web.sh).
+have xz || packages+=(xz-utils)
 # The aarch64 static binary runs the golden conversions under qemu (scripts/check-aarch64.sh).
 have qemu-aarch64-static || [ "$(uname -m)" = aarch64 ] || packages+=(qemu-user-static)
 if ! have "$BASE_PYTHON"; then

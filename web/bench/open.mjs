@@ -5,11 +5,11 @@
 // every region's percentiles (which reads every event). Beside them, the CLI's figures on
 // the same file.
 //
-//   node web/bench/open.mjs [--scale F] [--workdir DIR] [--keep]
+//   node web/bench/open.mjs [--scale F] [--workdir DIR] [--keep] [--profile W2.h5]
 //
 // Builds sp, sp-workload and the page if needed. The profile is generated under --workdir
 // (default: a new directory under the system's temp dir) and deleted afterwards unless
-// --keep. Not a test: it prints figures and checks nothing.
+// --keep, or is --profile's, made before. Not a test: it prints figures and checks nothing.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,14 +45,17 @@ run('cargo', ['build', '--release', '--quiet', '-p', 'sp-bench', '--bin', 'sp-wo
 run(path.join(ROOT, 'scripts/build-web.sh'), []);
 
 const traces = path.join(work, 'traces');
-const profile = path.join(work, 'w2.h5');
+const given = opt('--profile', null);
+const profile = given || path.join(work, 'w2.h5');
 try {
-  console.log(`bench: generating W2 (scale ${scale}) in ${work}`);
-  run(workload, ['W2', traces, '--scale', scale]);
-  const convert = run(sp, ['convert', traces, '-o', profile, '-q']);
-  fs.rmSync(traces, { recursive: true, force: true });
+  if (!given) {
+    console.log(`bench: generating W2 (scale ${scale}) in ${work}`);
+    run(workload, ['W2', traces, '--scale', scale]);
+    const convert = run(sp, ['convert', traces, '-o', profile, '-q']);
+    fs.rmSync(traces, { recursive: true, force: true });
+    console.log(`bench: ${path.basename(profile)}: ${(fs.statSync(profile).size / MiB).toFixed(0)} MiB (sp convert ${(convert.ms / 1000).toFixed(1)} s)`);
+  }
   const size = fs.statSync(profile).size;
-  console.log(`bench: ${path.basename(profile)}: ${(size / MiB).toFixed(0)} MiB (sp convert ${(convert.ms / 1000).toFixed(1)} s)`);
 
   const cliIndex = measured(sp, ['inspect', profile, '--flat', '--format', 'csv']);
   const cliEvents = measured(sp, ['inspect', profile, '--flat', '--columns', 'p50', 'p95', 'p99', '--format', 'csv']);

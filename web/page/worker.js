@@ -31,14 +31,14 @@ function savePart(src, len) {
   parts.push(new Uint8Array(wasm.memory.buffer, src, len).slice());
 }
 
-// The module is inlined gzipped (base64): the browser's own DecompressionStream inflates it.
+// The module is inlined as an .lzma stream (base64), which lzmaDecode (web/page/lzma.js,
+// put before this script by scripts/build-web.sh) unpacks.
 let module = null;
 async function compile() {
   const text = atob(WASM_BASE64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  module = await WebAssembly.compile(await new Response(inflated).arrayBuffer());
+  module = await WebAssembly.compile(lzmaDecode(bytes));
 }
 
 function instantiate() {
