@@ -16,7 +16,7 @@ pub const MIN_COLLECTION_SIZE: u64 = 4096;
 /// Size of the collection header and of each object header (with 8-byte lengths).
 pub const HEADER_SIZE: u64 = 16;
 
-/// One object of a collection.
+/// One object of a collection, owned: what a writer or a test builds a collection from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeapObject {
     /// Index ≥ 1 (0 is the free-space object and never listed).
@@ -25,13 +25,83 @@ pub struct HeapObject {
     pub data: Vec<u8>,
 }
 
-/// A global heap collection.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct GlobalHeapCollection {
-    pub objects: Vec<HeapObject>,
+/// One object of a collection, borrowed from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapObjectRef<'a> {
+    pub index: u16,
+    pub reference_count: u16,
+    pub data: &'a [u8],
 }
 
+/// Where an object's bytes lie in its collection's buffer.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    index: u16,
+    reference_count: u16,
+    start: usize,
+    len: usize,
+}
+
+/// A global heap collection: one buffer and where each object lies in it. A 100,000-rank
+/// index holds a million strings in its collections, and an allocation per object was
+/// most of reading them.
+#[derive(Debug, Clone, Default)]
+pub struct GlobalHeapCollection {
+    /// The collection as read (or the objects' bytes back to back, when built).
+    bytes: Vec<u8>,
+    /// The objects in stored order.
+    slots: Vec<Slot>,
+}
+
+/// Two collections are equal when they hold the same objects, however they are laid out.
+impl PartialEq for GlobalHeapCollection {
+    fn eq(&self, other: &Self) -> bool {
+        self.objects().eq(other.objects())
+    }
+}
+
+impl Eq for GlobalHeapCollection {}
+
 impl GlobalHeapCollection {
+    /// A collection of `objects`, in their order.
+    pub fn from_objects(objects: &[HeapObject]) -> GlobalHeapCollection {
+        let mut g = GlobalHeapCollection::default();
+        for o in objects {
+            g.slots.push(Slot {
+                index: o.index,
+                reference_count: o.reference_count,
+                start: g.bytes.len(),
+                len: o.data.len(),
+            });
+            g.bytes.extend_from_slice(&o.data);
+        }
+        g
+    }
+
+    /// The objects in stored order.
+    pub fn objects(&self) -> impl Iterator<Item = HeapObjectRef<'_>> {
+        self.slots.iter().map(|s| HeapObjectRef {
+            index: s.index,
+            reference_count: s.reference_count,
+            data: self.data(s),
+        })
+    }
+
+    /// How many objects the collection holds.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the collection holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    fn data(&self, s: &Slot) -> &[u8] {
+        // Slots are checked against the buffer when made.
+        self.bytes.get(s.start..s.start + s.len).unwrap_or_default()
+    }
+
     /// Reads the collection at `address`.
     pub fn read<R: ReadAt + ?Sized>(
         src: &R,
@@ -71,11 +141,13 @@ impl GlobalHeapCollection {
         }
         let mut buf = vec![0u8; size as usize];
         src.read_exact_at(address, &mut buf)?;
-        Self::parse(&mut Cursor::new(&buf, address, widths))
+        Self::parse(buf, address, widths)
     }
 
-    /// Parses a whole collection block (signature through the last byte).
-    pub fn parse(c: &mut Cursor<'_>) -> Result<GlobalHeapCollection> {
+    /// Parses a whole collection block (signature through the last byte) at `address`,
+    /// keeping the block as the objects' buffer.
+    pub fn parse(block: Vec<u8>, address: u64, widths: Widths) -> Result<GlobalHeapCollection> {
+        let mut c = Cursor::new(&block, address, widths);
         c.expect(GCOL, "global heap collection")?;
         let at = c.offset();
         if c.u8()? != 1 {
@@ -84,7 +156,7 @@ impl GlobalHeapCollection {
         c.skip(3)?;
         c.length()?; // the caller sized the block
         let object_header = 8 + usize::from(c.widths().length);
-        let mut objects = Vec::new();
+        let mut slots = Vec::new();
         while c.remaining() >= object_header {
             let at = c.offset();
             let index = c.u16()?;
@@ -94,7 +166,7 @@ impl GlobalHeapCollection {
             if index == 0 {
                 break; // free space: the rest of the collection
             }
-            let size = usize::try_from(size)
+            let len = usize::try_from(size)
                 .ok()
                 .filter(|&n| n <= c.remaining())
                 .ok_or_else(|| {
@@ -103,15 +175,20 @@ impl GlobalHeapCollection {
                     ))
                     .at(at)
                 })?;
-            let data = c.bytes(size)?.to_vec();
-            c.skip(pad8(size).min(c.remaining()))?;
-            objects.push(HeapObject {
+            let start = c.position();
+            c.skip(len)?;
+            c.skip(pad8(len).min(c.remaining()))?;
+            slots.push(Slot {
                 index,
                 reference_count,
-                data,
+                start,
+                len,
             });
         }
-        Ok(GlobalHeapCollection { objects })
+        Ok(GlobalHeapCollection {
+            bytes: block,
+            slots,
+        })
     }
 
     /// The bytes of object `index`.
@@ -119,23 +196,23 @@ impl GlobalHeapCollection {
         // Objects are normally stored in index order from 1, object `index` in place
         // `index - 1`; else a binary search, else a scan.
         let at = (index as usize).wrapping_sub(1);
-        let found = match self.objects.get(at) {
+        let found = match self.slots.get(at) {
             Some(o) if u32::from(o.index) == index => Some(o),
             _ => match self
-                .objects
+                .slots
                 .binary_search_by_key(&index, |o| u32::from(o.index))
             {
-                Ok(i) => self.objects.get(i),
-                Err(_) => self.objects.iter().find(|o| u32::from(o.index) == index),
+                Ok(i) => self.slots.get(i),
+                Err(_) => self.slots.iter().find(|o| u32::from(o.index) == index),
             },
         };
-        found.map(|o| o.data.as_slice())
+        found.map(|o| self.data(o))
     }
 
     /// Bytes the encoded collection takes (8-byte lengths): header, objects, and a
     /// free-space object, at least [`MIN_COLLECTION_SIZE`].
     pub fn encoded_size(&self) -> u64 {
-        Self::size_for(self.objects.iter().map(|o| o.data.len() as u64))
+        Self::size_for(self.slots.iter().map(|o| o.len as u64))
     }
 
     /// [`encoded_size`](Self::encoded_size) for objects of these byte lengths.
@@ -152,8 +229,8 @@ impl GlobalHeapCollection {
         let size = self.encoded_size();
         let start = e.len();
         encode_head(e, size);
-        for o in &self.objects {
-            encode_object(e, o.index, o.reference_count, &o.data);
+        for o in self.objects() {
+            encode_object(e, o.index, o.reference_count, o.data);
         }
         encode_free_space(e, size, (e.len() - start) as u64);
     }
@@ -252,9 +329,11 @@ mod tests {
 
     #[test]
     fn encode_bytes() {
-        let g = GlobalHeapCollection {
-            objects: vec![obj(1, b"columnar"), obj(2, b""), obj(3, "é".as_bytes())],
-        };
+        let g = GlobalHeapCollection::from_objects(&[
+            obj(1, b"columnar"),
+            obj(2, b""),
+            obj(3, "é".as_bytes()),
+        ]);
         let bytes = enc(&g);
         assert_eq!(bytes.len(), 4096);
         let expected = [
@@ -279,6 +358,35 @@ mod tests {
     }
 
     #[test]
+    fn objects_are_read_in_place_in_stored_order() {
+        let g = GlobalHeapCollection::from_objects(&[
+            HeapObject {
+                index: 2,
+                reference_count: 3,
+                data: b"second".to_vec(),
+            },
+            obj(1, b"first"),
+        ]);
+        let bytes = enc(&g);
+        let back =
+            GlobalHeapCollection::read(bytes.as_slice(), 0, Widths::STANDARD, &Limits::default())
+                .unwrap();
+        let listed: Vec<_> = back
+            .objects()
+            .map(|o| (o.index, o.reference_count, o.data))
+            .collect();
+        assert_eq!(
+            listed,
+            [(2, 3, &b"second"[..]), (1, 0, &b"first"[..])].to_vec()
+        );
+        assert_eq!(back.len(), 2);
+        // Out of index order: found by a scan.
+        assert_eq!(back.get(1), Some(&b"first"[..]));
+        assert_eq!(back.get(2), Some(&b"second"[..]));
+        assert_eq!(back.get(0), None);
+    }
+
+    #[test]
     fn the_builder_encodes_as_the_collection() {
         let big = vec![b'x'; 5000];
         for datas in [
@@ -294,7 +402,7 @@ mod tests {
                 objects.iter().map(|o| Some(o.index)).collect::<Vec<_>>()
             );
             assert_eq!(builder.len(), datas.len());
-            let g = GlobalHeapCollection { objects };
+            let g = GlobalHeapCollection::from_objects(&objects);
             assert_eq!(builder.encoded_size(), g.encoded_size());
             let mut e = Encoder::new(Widths::STANDARD);
             builder.encode(&mut e);
@@ -315,9 +423,7 @@ mod tests {
     #[test]
     fn large_collection_grows_past_minimum() {
         let big = vec![b'x'; 5000];
-        let g = GlobalHeapCollection {
-            objects: vec![obj(1, &big)],
-        };
+        let g = GlobalHeapCollection::from_objects(&[obj(1, &big)]);
         // header 16 + object 16 + 5000 + free-space header 16
         assert_eq!(g.encoded_size(), 5048);
         let bytes = enc(&g);
@@ -330,9 +436,7 @@ mod tests {
 
     #[test]
     fn errors() {
-        let g = GlobalHeapCollection {
-            objects: vec![obj(1, b"abc")],
-        };
+        let g = GlobalHeapCollection::from_objects(&[obj(1, b"abc")]);
         let mut bytes = enc(&g);
         bytes[24] = 0xff; // object 1 claims 255 bytes... still fits; make it overrun
         bytes[25] = 0xff;

@@ -378,7 +378,13 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         let path_of = |addr: u64| Ok(file.path_of(addr).map(str::to_owned));
         let mut dec = Decoder::new(&src, &path_of);
         let es = usize_of(self.element_size()?)?;
-        raw.chunks_exact(es).map(|b| decode(&mut dec, b)).collect()
+        // Sized from the bytes in hand, not from a count: a million strings grew the
+        // vector twenty times over.
+        let mut out = Vec::with_capacity(raw.len() / es.max(1));
+        for b in raw.chunks_exact(es) {
+            out.push(decode(&mut dec, b)?);
+        }
+        Ok(out)
     }
 
     /// Integer elements as `i64` (any width, sign or byte order; overflow is an error).
