@@ -413,7 +413,7 @@ SP.onKey = (e) => {
   if (e.key === '?') { SP.keymap(true); e.preventDefault(); return; }
   if (!fs) return;
   if ((e.key === 'e' || e.key === 'E') && !SP.$('#export').hidden) { SP.toggleExport(); e.preventDefault(); return; }
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare', 'runs'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare', 'runs', 'charts'];
   const n = Number(e.key);
   if (n >= 1 && n <= views.length) {
     const b = SP.$('#views').querySelector('[data-view="' + views[n - 1] + '"]');

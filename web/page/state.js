@@ -64,7 +64,7 @@ SP.state.parse = (hash) => {
 
 // Puts a parsed state on a file just opened (the views then draw from it).
 SP.state.apply = (fs, s) => {
-  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare', 'runs'];
+  const views = ['overview', 'regions', 'ranks', 'metadata', 'raw', 'timeline', 'compare', 'runs', 'charts'];
   if (views.includes(s.view) && (fs.info.kind === 'profile' || s.view === 'raw')) fs.view = s.view;
   if (fs.info.kind !== 'profile') return;
   for (const k of ['include', 'exclude', 'ranks']) if (s[k] !== undefined) fs.opts[k] = s[k];

@@ -10,6 +10,7 @@ use serde_json::{json, Value as Json};
 use sp::analysis::balance::{rank_balance, Balance};
 use sp::analysis::events::{Loaded as Loaded_, RowSource};
 use sp::analysis::export::{Exporter, Format};
+use sp::analysis::metadata;
 use sp::analysis::overview::overview;
 use sp::analysis::plot_data::histogram::{bin_counts, bin_edges, duration_range};
 use sp::analysis::quantiles::{calls_to_read, region_percentiles, Percentiles};
@@ -17,6 +18,8 @@ use sp::analysis::report::{self, FileReport, ReportWriter};
 use sp::analysis::rows::rank_rows;
 use sp::analysis::units::{count_text, duration_text};
 use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
+use sp::chart::color::Theme;
+use sp::chart::plot::{self, Input, PlotOptions};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
 use sp::schema::{EventReader, Profile};
@@ -350,6 +353,34 @@ impl Opened {
         let counts = bin_counts(source, &rows, &edges).map_err(fail)?;
         let text = |s: f64| duration_text(Some(s));
         Ok(json!({ "region": name, "counts": counts, "low": text(range.0), "high": text(range.1) }))
+    }
+
+    /// The chart `sp plot KIND FILE -o OUT.svg` draws, the same bytes, for one profile's kind
+    /// (`kind`), `theme` and the filters' regions and ranks: the Charts view's.
+    pub fn chart(&self, req: &Json) -> Answer {
+        let kind = (req["kind"].as_str().and_then(plot::Kind::parse))
+            .filter(|k| !k.is_scaling())
+            .ok_or("There is no such chart of one profile.")?;
+        let profile = self.head()?;
+        let opts = Options::from_request(req)?;
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+        let stem = stem(&self.name);
+        let input = Input {
+            profile,
+            source: sp::analysis::events::source(reader.as_ref()),
+            label: metadata::label(profile).unwrap_or_else(|| stem.to_string()),
+            file: self.name.clone(),
+        };
+        let theme = Theme::ALL.iter().find(|(_, n)| req["theme"] == *n);
+        let plot_opts = PlotOptions {
+            selection: opts.selection,
+            theme: theme.map_or(Theme::Light, |t| t.0),
+            ..PlotOptions::default()
+        };
+        let svg = plot::render(kind, &[input], &plot_opts, "chart.svg").map_err(fail)?;
+        let svg = String::from_utf8(svg).map_err(|_| "The chart is not UTF-8.")?;
+        Ok(json!({ "name": format!("{}.svg", kind.file_stem()), "svg": svg }))
     }
 
     /// The selected ranks (every rank when none are) as `sp export FORMAT --ranks …`

@@ -168,6 +168,7 @@ impl Session {
             "cell" => opened.cell(req),
             "detail" => opened.detail(req),
             "histogram" => opened.histogram(req),
+            "chart" => opened.chart(req),
             "percentiles" => opened.percentiles(req),
             "raw" => opened.raw(),
             "export" => opened.export(req, emit),

@@ -4,6 +4,8 @@
 # pyftsubset (the .venv has it, through matplotlib). Kept: Basic Latin, Latin-1, Latin
 # Extended-A, Greek, General Punctuation, Arrows and a few maths signs; no layout features
 # (sp lays text out by advance widths alone), no hinting.
+# Then `SP_BLESS=1 cargo test --lib chart::font` rewrites metrics.bin, the advances layout
+# reads, from the new font.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
