@@ -150,7 +150,11 @@ fn read_head<R: ReadAt>(
             let index = load::read_summary(file).unwrap_or_else(|_| whole.clone());
             Ok((index, Some(whole)))
         }
-        ProfileLayout::Columnar if head.summary_statistics => Ok((load::read_summary(file)?, None)),
+        ProfileLayout::Columnar if head.summary_statistics => {
+            // The index with its stored statistics (what `read_summary` reads, whose
+            // check of the layout `head` has made: not a third read of the metadata).
+            Ok((schema::read(file, schema::Depth::Index)?, None))
+        }
         ProfileLayout::Columnar => {
             let spans = schema::read(file, schema::Depth::Index)?;
             if spans.call_count() <= TREE_CALLS {

@@ -139,12 +139,13 @@ impl Sum {
 
 /// The flat statistics of one region (`summary.region_row`). One walk of the rows gathers
 /// every sum and extreme: at 100,000 ranks a region's rows are tens of megabytes, and a
-/// walk per statistic was most of the first screen.
+/// walk per statistic was most of the first screen. With it, the earliest start (s) of
+/// the selected rows with calls, `None` when none has calls.
 pub(super) fn region_row(
     region: &Region,
     ranks: Option<&[u32]>,
     exclusive: Option<&Result<ExclusiveTotals, calltree::Nesting>>,
-) -> RegionRow {
+) -> (RegionRow, Option<f64>) {
     let rows = per_rank(region, ranks);
     let per_exclusive = |r: &RankCalls, totals: &Result<ExclusiveTotals, _>| -> f64 {
         if let Some(s) = &r.statistics {
@@ -223,6 +224,7 @@ pub(super) fn region_row(
     } else {
         (None, None)
     };
+    let start = first_row.map(RankCalls::first_start_s);
     let first = first_row.map(first_duration);
     let last = last_row.map(last_duration);
     let imbalance = Some(imbalance_of(&all_totals));
@@ -259,7 +261,7 @@ pub(super) fn region_row(
                 Some((m2.max(0.0) / count as f64).sqrt() / 1e9)
             }
         };
-        return RegionRow {
+        let row = RegionRow {
             total: Some(total),
             avg: Some(total / calls as f64),
             min: Some(minimum),
@@ -269,14 +271,16 @@ pub(super) fn region_row(
             std,
             ..base
         };
+        return (row, start);
     }
     let (row, total) = distribution_ns(&[&durations], None, base);
-    RegionRow {
+    let row = RegionRow {
         total,
         first,
         last,
         ..row
-    }
+    };
+    (row, start)
 }
 
 /// `row` with the average, extremes, standard deviation and percentiles of `durations`
