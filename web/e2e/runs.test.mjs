@@ -113,3 +113,36 @@ test('a bad region pattern is a sentence, not a table', async () => {
   assert.match(error, /^The regions cannot be matched: /);
   await page.close();
 });
+
+test('a scaling series opens into Runs with sp scaling\'s table and downloads and sp plot\'s chart', async () => {
+  const series = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-scaling-'));
+  const names = ['ranks1.h5', 'ranks2.h5', 'ranks4.h5'];
+  for (const n of names) fs.copyFileSync(path.join(ROOT, 'tests/golden/scaling/strong', n), path.join(series, n));
+  const page = await openPage(browser);
+  await setFiles(page, names.map((n) => path.join(series, n)));
+  await tabulated(page);
+  const ready = async () => page.waitForSelector('#runs-scaling #scaling-csv');
+  await ready();
+  const same = async (label, args, kind) => {
+    const csv = await download(page, '#scaling-csv');
+    assert.equal(csv.bytes.toString('utf8'), sp(['scaling', ...names, ...args, '--format', 'csv'], series), `${label}: CSV`);
+    const json = await download(page, '#scaling-json');
+    assert.equal(json.bytes.toString('utf8'), sp(['scaling', ...names, ...args, '--format', 'json'], series), `${label}: JSON`);
+    assert.equal(await page.$eval('#scaling-text', (e) => e.textContent), sp(['scaling', ...names, ...args], series), `${label}: table`);
+    const svg = await download(page, '#scaling-svg');
+    sp(['plot', kind, ...names, '-o', 'chart.svg'], series);
+    assert.ok(svg.bytes.equals(fs.readFileSync(path.join(series, 'chart.svg'))), `${label}: ${kind} chart`);
+  };
+  await same('both', [], 'speedup');
+  await page.selectOption('#scaling-mode', 'strong');
+  await ready();
+  await page.click('#scaling-model');
+  await ready();
+  await page.selectOption('#scaling-kind', 'scaling_efficiency');
+  await ready();
+  await same('strong, models', ['--mode', 'strong', '--model'], 'scaling_efficiency');
+  await page.$eval('#runs-scaling', (e) => e.scrollIntoView());
+  await screenshot(page, 'runs-scaling-light');
+  await page.close();
+  fs.rmSync(series, { recursive: true, force: true });
+});

@@ -90,6 +90,7 @@ RUNS.body = (d) => {
   if (d.changed) parts.push(SP.el('pre', { class: 'runs-changed', id: 'runs-changed', text: d.changed.join('\n') }));
   if (d.diff) parts.push(...RUNS.diff(d.diff));
   parts.push(SP.el('p', { class: 'legend', text: 'One row per open profile, read from its index, as sp runs reads it: wall is the time from the first region entry to the last exit, wall_pct its change against the baseline. Region columns give the metric per region; group by pools the runs that share a metadata value (mean, median, min, max, cv).' }));
+  parts.push(RUNS.scaling());
   return parts;
 };
 
@@ -110,6 +111,34 @@ RUNS.diff = (d) => {
   return [SP.el('h2', { text: 'Regions across the runs' }),
     SP.el('p', { class: 'hint small', text: 'Each run (#0 is the first tab) against the baseline, as sp diff compares them: each column holds the numbers sp diff gives for that pair.' }),
     bar, SP.el('div', { class: 'runs-scroll' }, table)];
+};
+
+// The runs as a scaling study, as `sp scaling FILES… --mode M --x X [--model]` tabulates it
+// and `sp plot KIND FILES…` draws it (the worker answers both): the table, its downloads and
+// the chart with its ideal line.
+RUNS.sc = { mode: 'both', x: 'auto', kind: 'speedup', model: false };
+RUNS.scaling = () => {
+  const sc = RUNS.sc;
+  const box = SP.el('section', { id: 'runs-scaling' }, SP.el('h2', { text: 'Scaling' }), SP.el('p', { class: 'hint', text: 'Reading the scaling study…' }));
+  const redraw = () => box.replaceWith(RUNS.scaling());
+  const pick = (id, key, values, title) => SP.el('select', { id, title, onchange: (e) => { sc[key] = e.target.value; redraw(); } },
+    values.map((v) => SP.el('option', { value: v, text: v.replace(/_/g, ' '), selected: v === sc[key] })));
+  const theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  SP.rpc('scaling', Object.assign(RUNS.args(), { mode: sc.mode, x: sc.x, kind: sc.kind, model: sc.model, theme })).then((reply) => {
+    const d = reply.ok;
+    const bar = SP.el('div', { class: 'toolbar' },
+      SP.el('label', {}, 'mode ', pick('scaling-mode', 'mode', ['both', 'strong', 'weak'], 'sp scaling --mode')),
+      SP.el('label', {}, 'x ', pick('scaling-x', 'x', ['auto', 'ranks', 'nodes', 'threads', 'cores'], 'The axis (sp scaling --x)')),
+      SP.el('label', {}, SP.el('input', { type: 'checkbox', id: 'scaling-model', checked: sc.model, onchange: (e) => { sc.model = e.target.checked; redraw(); } }), ' model'),
+      SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', ['speedup', 'scaling_efficiency', 'weak_scaling', 'weak_scaling_efficiency'], 'sp plot KIND FILES…')),
+      d ? SP.el('button', { id: 'scaling-csv', text: 'Download CSV', title: 'sp scaling FILES… --format csv', onclick: () => SP.download(new Blob([d.downloads.csv], { type: 'text/csv' }), 'scaling.csv') }) : null,
+      d ? SP.el('button', { id: 'scaling-json', text: 'Download JSON', title: 'sp scaling FILES… --format json', onclick: () => SP.download(new Blob([d.downloads.json], { type: 'application/json' }), 'scaling.json') }) : null,
+      d ? SP.el('button', { id: 'scaling-svg', text: 'Save SVG', title: 'sp plot ' + sc.kind + ' FILES… -o ' + d.name, onclick: () => SP.download(new Blob([d.svg], { type: 'image/svg+xml' }), d.name) }) : null);
+    box.replaceChildren(SP.el('h2', { text: 'Scaling' }), bar, reply.error ? SP.el('p', { class: 'error', text: reply.error }) : SP.el('div', { class: 'chart' },
+      SP.el('img', { src: URL.createObjectURL(new Blob([d.svg], { type: 'image/svg+xml' })), alt: sc.kind + ' chart of the runs' }),
+      SP.el('pre', { class: 'runs-changed', id: 'scaling-text', text: d.text })));
+  });
+  return box;
 };
 
 RUNS.save = (text, suffix, type) => SP.download(new Blob([text], { type }), 'runs.' + suffix);

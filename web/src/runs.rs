@@ -17,9 +17,13 @@
 
 use serde_json::{json, Value as Json};
 use sp::analysis::compare::{nway, DiffOptions, DiffOrder, Metric};
+use sp::analysis::events::Loaded;
 use sp::analysis::report::{Format, Reading};
 use sp::analysis::runs::{self, Run, RunsOptions, RunsTable};
+use sp::analysis::scaling::{write_scaling, Axis, Mode, ScalingTable};
 use sp::analysis::Selection;
+use sp::chart::color::Theme;
+use sp::chart::plot::{self, Input, PlotOptions};
 use sp::text::Show;
 
 use crate::profile::Opened;
@@ -116,6 +120,67 @@ fn diff_json(runs: &[Run], baseline: usize, metric: Metric, req: &Json) -> Answe
         "header": header,
         "rows": rows,
         "downloads": { "csv": text(Format::Csv)?, "json": text(Format::Json)? },
+    }))
+}
+
+/// The scaling study of `files` (in the table's order), as `sp scaling FILES…` and `sp plot
+/// KIND FILES…` make it. Request: `scaling {files, mode, x, model, predict, kind, theme}`.
+/// Answer: `text` (the table `sp scaling` prints), `downloads.csv`/`downloads.json` (its
+/// `--format csv|json` bytes) and `svg`, the chart of `kind` (`speedup`,
+/// `scaling_efficiency`, `weak_scaling` or `weak_scaling_efficiency`), `sp plot`'s bytes.
+pub fn scaling(files: &[(u64, &Opened)], req: &Json) -> Answer {
+    let runs = (files.iter().map(|(_, f)| run_of(f, Metric::Total)))
+        .collect::<Result<Vec<Run>, String>>()?;
+    let axis = Axis::from_name(req["x"].as_str().unwrap_or("auto"));
+    let table = ScalingTable::new(&runs, &axis).map_err(|e| format!("No scaling study: {e}."))?;
+    let mode = (Mode::ALL.iter().find(|(_, n)| req["mode"] == *n)).map_or(Mode::Both, |m| m.0);
+    let predict = req["predict"].as_f64();
+    let models =
+        (req["model"].as_bool() == Some(true) || predict.is_some()).then(|| table.models());
+    let prediction = predict
+        .zip(models.as_deref())
+        .map(|(x, m)| table.predict(m, x));
+    let text = |format: Format| -> Result<String, String> {
+        let mut out = Vec::new();
+        let models = models.as_deref();
+        write_scaling(
+            &mut out,
+            format,
+            Show::AsIs,
+            &table,
+            mode,
+            models,
+            prediction.as_ref(),
+        )
+        .map_err(|e| format!("The scaling table could not be written: {e}."))?;
+        String::from_utf8(out).map_err(|e| format!("The scaling table is not text: {e}."))
+    };
+    let kind = (req["kind"].as_str().and_then(plot::Kind::parse))
+        .filter(|k| k.is_scaling())
+        .ok_or("There is no such scaling chart.")?;
+    let inputs = (files.iter())
+        .map(|(_, f)| {
+            Ok(Input {
+                profile: f.head()?,
+                source: &Loaded,
+                label: String::new(),
+                file: f.name().to_string(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let theme = Theme::ALL.iter().find(|(_, n)| req["theme"] == *n);
+    let opts = PlotOptions {
+        theme: theme.map_or(Theme::Light, |t| t.0),
+        axis,
+        ..PlotOptions::default()
+    };
+    let svg = plot::render(kind, &inputs, &opts, "chart.svg")
+        .map_err(|e| format!("No {} chart: {e}.", kind.name()))?;
+    Ok(json!({
+        "text": text(Format::Table)?,
+        "downloads": { "csv": text(Format::Csv)?, "json": text(Format::Json)? },
+        "svg": String::from_utf8_lossy(&svg),
+        "name": format!("{}.svg", kind.file_stem()),
     }))
 }
 

@@ -55,7 +55,7 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 17] = [
+pub const OPS: [&str; 21] = [
     "open",
     "merge",
     "close",
@@ -67,12 +67,16 @@ pub const OPS: [&str; 17] = [
     "balance",
     "cell",
     "percentiles",
+    "detail",
+    "histogram",
+    "chart",
     "raw",
     "export",
     "timeline",
     "timeline_at",
     "compare",
     "runs",
+    "scaling",
 ];
 
 /// Profiles with at most this many calls are read whole for their call tree. Building it
@@ -135,7 +139,7 @@ impl Session {
                 req,
             );
         }
-        if op == "runs" {
+        if op == "runs" || op == "scaling" {
             let ids = req["files"].as_array().map_or(&[][..], Vec::as_slice);
             let files = ids
                 .iter()
@@ -144,7 +148,10 @@ impl Session {
             if files.is_empty() {
                 return Err("The runs table needs at least one open profile.".into());
             }
-            return crate::runs::runs(&files, req);
+            return match op {
+                "runs" => crate::runs::runs(&files, req),
+                _ => crate::runs::scaling(&files, req),
+            };
         }
         let id = req["file"].as_u64().unwrap_or(u64::MAX);
         let slot = usize::try_from(id)
