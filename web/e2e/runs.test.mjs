@@ -141,6 +141,10 @@ test('a scaling series opens into Runs with sp scaling\'s table and downloads an
   await page.selectOption('#scaling-kind', 'scaling_efficiency');
   await ready();
   await same('strong, models', ['--mode', 'strong', '--model'], 'scaling_efficiency');
+  await page.fill('#scaling-predict', '1024');
+  await page.$eval('#scaling-predict', (e) => e.dispatchEvent(new Event('change')));
+  await ready();
+  await same('a prediction', ['--mode', 'strong', '--model', '--predict', '1024'], 'scaling_efficiency');
   await page.$eval('#runs-scaling', (e) => e.scrollIntoView());
   await screenshot(page, 'runs-scaling-light');
   await page.close();

@@ -116,7 +116,7 @@ RUNS.diff = (d) => {
 // The runs as a scaling study, as `sp scaling FILES… --mode M --x X [--model]` tabulates it
 // and `sp plot KIND FILES…` draws it (the worker answers both): the table, its downloads and
 // the chart with its ideal line.
-RUNS.sc = { mode: 'both', x: 'auto', kind: 'speedup', model: false };
+RUNS.sc = { mode: 'both', x: 'auto', kind: 'speedup', model: false, predict: '' };
 RUNS.scaling = () => {
   const sc = RUNS.sc;
   const box = SP.el('section', { id: 'runs-scaling' }, SP.el('h2', { text: 'Scaling' }), SP.el('p', { class: 'hint', text: 'Reading the scaling study…' }));
@@ -124,12 +124,14 @@ RUNS.scaling = () => {
   const pick = (id, key, values, title) => SP.el('select', { id, title, onchange: (e) => { sc[key] = e.target.value; redraw(); } },
     values.map((v) => SP.el('option', { value: v, text: v.replace(/_/g, ' '), selected: v === sc[key] })));
   const theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-  SP.rpc('scaling', Object.assign(RUNS.args(), { mode: sc.mode, x: sc.x, kind: sc.kind, model: sc.model, theme })).then((reply) => {
+  SP.rpc('scaling', Object.assign(RUNS.args(), { mode: sc.mode, x: sc.x, kind: sc.kind, model: sc.model, predict: sc.predict === '' ? null : Number(sc.predict), theme })).then((reply) => {
     const d = reply.ok;
     const bar = SP.el('div', { class: 'toolbar' },
       SP.el('label', {}, 'mode ', pick('scaling-mode', 'mode', ['both', 'strong', 'weak'], 'sp scaling --mode')),
       SP.el('label', {}, 'x ', pick('scaling-x', 'x', ['auto', 'ranks', 'nodes', 'threads', 'cores'], 'The axis (sp scaling --x)')),
       SP.el('label', {}, SP.el('input', { type: 'checkbox', id: 'scaling-model', checked: sc.model, onchange: (e) => { sc.model = e.target.checked; redraw(); } }), ' model'),
+      SP.el('label', { title: 'Rank the regions by their modelled share at this scale (sp scaling --predict X)' }, 'predict at ',
+        SP.el('input', { id: 'scaling-predict', type: 'number', min: 1, value: sc.predict, style: 'width: 7em', onchange: (e) => { sc.predict = e.target.value; redraw(); } })),
       SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', ['speedup', 'scaling_efficiency', 'weak_scaling', 'weak_scaling_efficiency'], 'sp plot KIND FILES…')),
       d ? SP.el('button', { id: 'scaling-csv', text: 'Download CSV', title: 'sp scaling FILES… --format csv', onclick: () => SP.download(new Blob([d.downloads.csv], { type: 'text/csv' }), 'scaling.csv') }) : null,
       d ? SP.el('button', { id: 'scaling-json', text: 'Download JSON', title: 'sp scaling FILES… --format json', onclick: () => SP.download(new Blob([d.downloads.json], { type: 'application/json' }), 'scaling.json') }) : null,
