@@ -62,11 +62,14 @@ TL.size = (canvas) => {
 
 TL.visibleLanes = (h) => Math.max(1, Math.floor((h - TL.AXIS) / TL.LANE));
 
-// Asks the worker for the current view; one request at a time, the latest view wins.
-TL.request = async (fs) => {
+// Asks the worker for the current view; one request at a time, the latest view wins. A view
+// of ranks not yet read comes in steps, each answer saying how far the reading has got
+// (`progress`): the next step is asked for (`more`) until Esc stops it.
+TL.request = async (fs, more) => {
   const st = TL.state(fs);
   const canvas = SP.$('#timeline');
   if (!canvas) return;
+  if (!more) TL.stopped = false;
   if (TL.busy) { TL.again = true; return; }
   TL.busy = true;
   const asked = performance.now();
@@ -100,6 +103,7 @@ TL.request = async (fs) => {
     SP.state.save();
   }
   if (TL.again) { TL.again = false; TL.request(fs); }
+  else if (reply.ok && reply.ok.progress && !TL.stopped) TL.request(fs, 1);
 };
 
 // The colour of region `id` (its index in the profile's region table) in file `fs`: the
@@ -259,7 +263,8 @@ TL.draw = (fs) => {
   clearTimeout(TL.infoTimer);
   TL.infoTimer = setTimeout(() => {
     const info = SP.$('#tl-info');
-    if (info) info.textContent = lanes.length + ' lanes · ' + (st.rects.length / 5).toLocaleString('en-US') + ' shapes drawn';
+    const p = st.data.progress;
+    if (info) info.textContent = p ? (TL.stopped ? 'stopped at ' + p : 'reading ' + p + ' · Esc stops') : lanes.length + ' lanes · ' + (st.rects.length / 5).toLocaleString('en-US') + ' shapes drawn';
   }, 150);
 };
 
@@ -330,6 +335,7 @@ TL.key = (fs, e) => {
   else if (k === 'a') TL.pan(fs, -120);
   else if (k === 'd') TL.pan(fs, 120);
   else if (k === 'f') { TL.state(fs).t0 = null; TL.request(fs); }
+  else if (k === 'escape' && (TL.state(fs).data || {}).progress) { TL.stopped = true; TL.draw(fs); }
   else if (e.key === 'ArrowDown') TL.scroll(fs, 1);
   else if (e.key === 'ArrowUp') TL.scroll(fs, -1);
   else return;

@@ -10,8 +10,9 @@
 
 use serde_json::{json, Value as Json};
 use sp::analysis::events::RowSource;
+use sp::analysis::progress::Progress;
 use sp::analysis::timeline::{self, Call, RankIndex, Summary};
-use sp::analysis::units::duration_text;
+use sp::analysis::units::{bytes_text, duration_text};
 use sp::schema::{Profile, Region};
 use sp::sort::SortSlice;
 
@@ -44,6 +45,8 @@ pub struct Timeline {
     spanned: bool,
     /// Each rank is drawn from its first call (as of the last view).
     aligned: bool,
+    /// Bytes read by the views since one last read all the ranks in view.
+    reading: u64,
 }
 
 /// A view asked for: `[t0, t1]` ns over `width` pixels, lanes `[first, first + count)`;
@@ -96,6 +99,10 @@ impl View {
         Some(timeline::View { t0, t1, width })
     }
 }
+
+/// Bytes of calls a view reads of ranks not yet read before it answers with what it has
+/// (the page then asks again, showing how far it has got, until Esc).
+pub const READ_STEP: u64 = 24 << 20;
 
 /// Floats per rectangle in a view's binary answer: x0, x1 (pixels), lane, region (of the
 /// call, or the dominant one of a merged block), calls (1, or more for a merged block:
@@ -199,6 +206,7 @@ impl Timeline {
                 .collect(),
             spanned: false,
             aligned: false,
+            reading: 0,
         }
     }
 
@@ -318,6 +326,7 @@ impl Timeline {
         source: &dyn RowSource,
         i: usize,
         window: Option<timeline::View>,
+        progress: &Progress,
     ) -> Result<(), String> {
         let Some(window) = window else {
             return Ok(());
@@ -331,7 +340,7 @@ impl Timeline {
             .index
             .get_or_insert_with(|| RankIndex::new(profile, rank, |_| true));
         let summary = index
-            .summary(profile, source, &window)
+            .summary_with(profile, source, &window, Some(progress))
             .map_err(|e| e.to_string())?;
         r.span = r.span.or(index.span());
         let whole = r
@@ -344,7 +353,9 @@ impl Timeline {
     /// The rectangles of `view` into `bin` ([`RECT_FLOATS`] f32 each); the answer gives the
     /// lanes (rank and depth of each; a rank not read yet has one), the extent and whether
     /// the ranks are aligned. An empty view (as the first, before the extent is known) draws
-    /// nothing and reads only the ranks whose rows store no span.
+    /// nothing and reads only the ranks whose rows store no span. Once it has read
+    /// [`READ_STEP`] bytes of ranks not read before, it draws those it has and says in
+    /// `progress` how much of the ranks in view it has read (`null` when all).
     pub fn view(
         &mut self,
         profile: &Profile,
@@ -353,6 +364,7 @@ impl Timeline {
         bin: &mut Vec<u8>,
     ) -> Result<Json, String> {
         self.find_spans(profile);
+        let progress = Progress::default();
         {
             // Ranks whose rows store no span are read to find it (the first view asks for
             // the extent).
@@ -363,30 +375,65 @@ impl Timeline {
             };
             for i in 0..self.ranks.len() {
                 if self.ranks[i].span.is_none() && !self.is_read(i) {
-                    self.summarise(profile, source, i, Some(all))?;
+                    self.summarise(profile, source, i, Some(all), &progress)?;
                 }
             }
         }
         self.aligned = view.align.unwrap_or_else(|| self.disjoint());
+        let mut todo = 0;
         if view.scale() > 0.0 {
             // Reading a rank may give it more lanes and push the next ones out of view:
-            // read the first unread one in view until none is.
+            // read the first unread one in view until none is, or the step is read.
             while let Some(i) =
                 (self.visible(view.first, view.count).into_iter()).find(|&i| !self.is_read(i))
             {
-                self.summarise(profile, source, i, view.window(self.offset(i)))?;
+                let window = view.window(self.offset(i));
+                if progress.done() >= READ_STEP {
+                    let r = &self.ranks[i];
+                    let index = RankIndex::new(profile, r.rank, |_| true);
+                    todo = window.map_or(0, |w| index.to_read(profile, &w));
+                    break;
+                }
+                self.summarise(profile, source, i, window, &progress)?;
             }
             let visible = self.visible(view.first, view.count);
             for i in 0..self.ranks.len() {
-                if visible.contains(&i) {
-                    self.summarise(profile, source, i, view.window(self.offset(i)))?;
+                if visible.contains(&i) && (todo == 0 || self.is_read(i)) {
+                    let window = view.window(self.offset(i));
+                    self.summarise(profile, source, i, window, &progress)?;
                 } else {
                     // Out of view: its summary would only hold memory.
                     self.ranks[i].summary = None;
                 }
             }
         }
-        Ok(self.draw(view, bin))
+        let mut answer = self.draw(view, bin);
+        self.reading = if todo > 0 {
+            self.reading + progress.done()
+        } else {
+            0
+        };
+        if todo > 0 {
+            // The ranks in view still unread, each with as many lanes as the most of those
+            // read.
+            let visible = self.visible(view.first, view.count);
+            let (read, unread): (Vec<usize>, Vec<usize>) =
+                visible.into_iter().partition(|&i| self.is_read(i));
+            let used: usize = read.iter().map(|&i| self.lanes_of(i)).sum();
+            let most = (0..self.ranks.len())
+                .map(|i| self.lanes_of(i))
+                .max()
+                .unwrap_or(1);
+            let fit = view
+                .count
+                .saturating_sub(used)
+                .div_ceil(most)
+                .clamp(1, unread.len());
+            let total = self.reading + todo * fit as u64;
+            let text = format!("{} of {}", bytes_text(self.reading), bytes_text(total));
+            answer["progress"] = json!(text);
+        }
+        Ok(answer)
     }
 
     /// [`Timeline::view`] of the summaries made.
@@ -579,6 +626,46 @@ mod tests {
             count: 10,
             align: None,
         }
+    }
+
+    #[test]
+    fn ranks_not_read_come_in_steps_that_say_how_far_they_are() {
+        // Three ranks of a little over READ_STEP each: a step reads one.
+        let n = (READ_STEP / 16 + 10) as i64;
+        let calls: Vec<(i64, i64, u32)> = (0..n).map(|i| (i * 10, i * 10 + 5, 0)).collect();
+        let mut p = profile(&[calls.clone(), calls.clone(), calls]);
+        // Their spans stored, as a converted profile's are: the first view reads no call.
+        for row in &mut p.regions[0].ranks {
+            row.statistics = Some(sp::schema::RowStatistics {
+                count: n as u64,
+                start_minimum: Some(0),
+                end_maximum: Some(n * 10 - 5),
+                ..Default::default()
+            });
+        }
+        let mut t = Timeline::new(vec![0, 1, 2]);
+        let v = view(0.0, (n * 10) as f64, 100.0);
+        let rank = bytes_text(n as u64 * 16);
+        let (a, _) = draw(&mut t, &p, &v);
+        assert_eq!(
+            a["progress"],
+            json!(format!("{rank} of {}", bytes_text(n as u64 * 48)))
+        );
+        assert_eq!((t.is_read(0), t.is_read(1)), (true, false));
+        let (a, _) = draw(&mut t, &p, &v);
+        assert_eq!(
+            a["progress"],
+            json!(format!(
+                "{} of {}",
+                bytes_text(n as u64 * 32),
+                bytes_text(n as u64 * 48)
+            ))
+        );
+        let (a, r) = draw(&mut t, &p, &v);
+        assert!(a.get("progress").is_none() && t.is_read(2) && !r.is_empty());
+        // Read, the ranks answer in one step.
+        let (a, _) = draw(&mut t, &p, &view(0.0, (n * 5) as f64, 100.0));
+        assert!(a.get("progress").is_none());
     }
 
     #[test]
