@@ -229,7 +229,7 @@ SP.show = (view) => {
   for (const v of document.querySelectorAll('.view')) v.classList.toggle('active', v.dataset.view === view);
   // The filters shape the overview, the table and the ranks; not the metadata or the tree.
   SP.$('#filters').hidden = fs.info.kind !== 'profile' || view === 'metadata' || view === 'raw' || view === 'timeline' || view === 'runs';
-  SP.$('#f-mode').parentNode.hidden = view === 'compare';   // a comparison has no % columns
+  SP.$('#f-mode').parentNode.hidden = view === 'compare' || view === 'charts';   // no % columns there
   SP.compare.showOffer(fs);
   return SP.refreshView(fs);
 };
