@@ -20,6 +20,7 @@ use sp::text;
 
 use super::app::{App, Cursor, View};
 use super::input::HELP;
+use super::jobs::Kind;
 
 const SPINNER: [&str; 4] = ["⠋", "⠙", "⠸", "⠴"];
 
@@ -133,7 +134,10 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
             format!("{} {p} ", SPINNER[app.tick % SPINNER.len()]),
             look.warn(),
         ));
-        spans.push(Span::styled("· Esc stops · ", look.dim()));
+        // The call tree's read cannot be stopped.
+        let stops = app.jobs.tasks.iter().any(|t| t.kind != Kind::Whole);
+        let hint = if stops { "· Esc stops · " } else { "· " };
+        spans.push(Span::styled(hint, look.dim()));
     }
     if let Some(m) = &app.message {
         spans.push(Span::styled(format!("{} ", shown(m)), look.warn()));
