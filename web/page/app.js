@@ -276,6 +276,9 @@ SP.renderTabs = () => {
 
 SP.status = (text) => { SP.$('#status-text').textContent = text; };
 
+// The page's theme, which follows the system's: what the charts the worker draws take.
+SP.theme = () => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+
 SP.showIo = (fs) => {
   const io = fs.io;
   if (!io) return;

@@ -19,7 +19,6 @@ SP.views.charts = {
 SP.charts.render = async (fs, root) => {
   const C = SP.charts;
   const kind = fs.chart = fs.chart || 'durations';
-  const theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   const box = SP.el('div', { class: 'chart' }, SP.el('p', { class: 'hint', text: 'Drawing the chart…' }));
   const saves = SP.el('span', { class: 'saves' });
   root.replaceChildren(SP.el('div', { class: 'toolbar' },
@@ -28,7 +27,7 @@ SP.charts.render = async (fs, root) => {
       onclick: () => { fs.chart = k; C.render(fs, root); SP.state.save(); },
     }))), saves), box);
   SP.status('Drawing the ' + kind + ' chart of ' + fs.name + '…');
-  const reply = await SP.ask(fs, 'chart', { kind, theme });
+  const reply = await SP.ask(fs, 'chart', { kind, theme: SP.theme() });
   if (fs.chart !== kind || !root.contains(box)) return;
   if (reply.error) { box.replaceChildren(SP.el('p', { class: 'error', text: reply.error })); SP.status(reply.error); return; }
   SP.noteIo(fs, reply);

@@ -123,8 +123,7 @@ RUNS.scaling = () => {
   const redraw = () => box.replaceWith(RUNS.scaling());
   const pick = (id, key, values, title) => SP.el('select', { id, title, onchange: (e) => { sc[key] = e.target.value; redraw(); } },
     values.map((v) => SP.el('option', { value: v, text: v.replace(/_/g, ' '), selected: v === sc[key] })));
-  const theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-  SP.rpc('scaling', Object.assign(RUNS.args(), { mode: sc.mode, x: sc.x, kind: sc.kind, model: sc.model, predict: sc.predict === '' ? null : Number(sc.predict), theme })).then((reply) => {
+  SP.rpc('scaling', Object.assign(RUNS.args(), { mode: sc.mode, x: sc.x, kind: sc.kind, model: sc.model, predict: sc.predict === '' ? null : Number(sc.predict), theme: SP.theme() })).then((reply) => {
     const d = reply.ok;
     const bar = SP.el('div', { class: 'toolbar' },
       SP.el('label', {}, 'mode ', pick('scaling-mode', 'mode', ['both', 'strong', 'weak'], 'sp scaling --mode')),

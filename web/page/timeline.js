@@ -154,7 +154,7 @@ TL.draw = (fs) => {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   const css = getComputedStyle(document.documentElement);
   const v = (name) => css.getPropertyValue(name);
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+  const dark = SP.theme() === 'dark';
   ctx.fillStyle = v('--bg');
   ctx.fillRect(0, 0, w, h);
   const { lanes, regions } = st.data;

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
 use sp::analysis::balance::{rank_balance, Balance};
-use sp::analysis::events::{Loaded as Loaded_, RowSource};
+use sp::analysis::events;
 use sp::analysis::export::{Exporter, Format};
 use sp::analysis::metadata;
 use sp::analysis::overview::overview;
@@ -342,10 +342,7 @@ impl Opened {
         let region = (profile.region(name)).ok_or_else(|| format!("{name:?} has no rows."))?;
         let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
         let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
-        let source: &dyn RowSource = match &reader {
-            Some(r) => r,
-            None => &Loaded_,
-        };
+        let source = events::source(reader.as_ref());
         let rows: Vec<_> = region.ranks.iter().collect();
         let range = duration_range(source, &rows).map_err(fail)?;
         let range = range.ok_or_else(|| format!("{name} has no calls."))?;
@@ -368,7 +365,7 @@ impl Opened {
         let stem = stem(&self.name);
         let input = Input {
             profile,
-            source: sp::analysis::events::source(reader.as_ref()),
+            source: events::source(reader.as_ref()),
             label: metadata::label(profile).unwrap_or_else(|| stem.to_string()),
             file: self.name.clone(),
         };
@@ -438,10 +435,7 @@ impl Opened {
         }
         let fail = |e: sp::analysis::Error| messages::profile(name, &e);
         let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
-        let source: &dyn RowSource = match &reader {
-            Some(r) => r,
-            None => &Loaded_,
-        };
+        let source = events::source(reader.as_ref());
         let (_, timeline) = self.timeline.as_mut().ok_or("No timeline is open.")?;
         // A view reads runs of calls of every row in view: in large blocks.
         self.source.bulk(true);
