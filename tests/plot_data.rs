@@ -824,3 +824,71 @@ fn prof_by_region_equals_the_reference() {
         assert_same_prof(&dir, "ours", "ref", &format!("by-region{i}"));
     }
 }
+
+/// `sp export prof FILES… -o DIR` writes what the reference's `export prof` writes: the
+/// same `.prof` names (the label slugs with several files, `_rank<N>` for each rank
+/// asked for, rank 0 by default) and the same dicts, by call path and by region
+/// (`--no-call-paths`), with labels and region filters.
+#[test]
+fn export_prof_equals_the_reference() {
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let rich = repo().join("tests/golden/h5_python_rich/expected/rich_import.h5");
+    let lzf = repo().join("tests/golden/h5_lzf_with_traces/expected/lzf_with_traces.h5");
+    let cases: [(&[&Path], &[&str]); 5] = [
+        (&[&mixed], &[]),
+        (&[&lzf], &["--ranks", "0-5", "--no-call-paths"]),
+        (&[&rich], &["--ranks", "0", "1", "--include", "^[a-m]"]),
+        (
+            &[&mixed, &lzf],
+            &["--ranks", "0", "1", "--label", "x", "--label", "y z"],
+        ),
+        (&[&mixed, &mixed], &["--exclude", "H", "--no-call-paths"]),
+    ];
+    for (i, (inputs, args)) in cases.iter().enumerate() {
+        let tag = format!("export-prof{i}");
+        let dir = scratch_dir(&tag);
+        let mut common: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
+        common.extend(*args);
+        let mut reference = vec!["-m", "scope_profiler", "export", "prof", "-o", "ref"];
+        reference.extend(&common);
+        run_python(&dir, &reference);
+        let run = (sp().current_dir(&*dir))
+            .args(["export", "prof", "-o", "ours"])
+            .args(&common)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{tag}: {}", show(&run));
+        let listing = support::listing(&dir.join("ours"));
+        assert_eq!(listing, support::listing(&dir.join("ref")), "{tag}");
+        assert_same_prof(&dir, "ours", "ref", &tag);
+    }
+}
+
+/// `sp export prof` refuses a rank the profile does not have, as the reference does, and
+/// a file that is not a profile: one line naming the file, exit 1, nothing written.
+#[test]
+fn export_prof_refuses_a_missing_rank() {
+    let dir = scratch_dir("export-prof-bad");
+    let mixed = repo().join("tests/golden/mixed/expected/merged.h5");
+    let bad = dir.join("bad.h5");
+    std::fs::write(&bad, b"not a profile").unwrap();
+    let cases: [(&[&Path], &str, &str); 2] = [
+        (&[&mixed], "99", "invalid rank requested: 99"),
+        (&[&mixed, &bad], "0", "bad.h5"),
+    ];
+    for (inputs, rank, said) in cases {
+        let out = dir.join("out");
+        let run = (sp().current_dir(&*dir))
+            .args(["export", "prof", "-o", out.to_str().unwrap()])
+            .args(inputs)
+            .args(["--ranks", rank])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{}", show(&run));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(said), "{stderr}");
+        assert!(stderr.contains(".h5"), "{stderr}");
+        assert!(!out.exists());
+    }
+}

@@ -31,6 +31,8 @@ use super::Failure;
 ///                 (`main;solve;kernel 1234`), for flamegraph.pl, inferno and speedscope.
 ///   plot-data     `plot-data FILES… -o DIR --plots KIND…`: the reference's data behind its
 ///                 charts, CSV or JSON, under its file names, and region_statistics.json.
+///   prof          `prof FILES… -o DIR`: cProfile's pstats files, DIR/profile_rank<N>.prof
+///                 per rank (rank 0 unless --ranks) and file, for snakeviz and gprof2dot.
 ///
 /// All ranks are exported unless --ranks is given. Calls are read row by row and written
 /// as they are read, so large profiles export in little memory. The output is written to a
@@ -45,13 +47,14 @@ use super::Failure;
 ///   sp export flamegraph run.h5 --ranks 0-3 --per-rank -o flame.svg   # flame_rank0.svg …
 ///   sp export folded run.h5 -o run.folded && flamegraph.pl run.folded > flame.svg
 ///   sp export plot-data run.h5 -o data --plots durations histogram --sort-by total --top-n 10
+///   sp export prof run.h5 -o prof --ranks 0-3 --no-call-paths && snakeviz prof/profile_rank0.prof
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
     /// Output format.
     #[arg(value_enum)]
     format: OutputFormat,
-    /// The profile (plot-data: one or more).
+    /// The profile (plot-data, prof: one or more).
     file: PathBuf,
     #[arg(hide = true)]
     more: Vec<PathBuf>,
@@ -74,28 +77,31 @@ enum OutputFormat {
     Flamegraph,
     Folded,
     PlotData,
+    Prof,
 }
 
 pub fn run(opts: Opts) -> Result<(), Failure> {
     let selection = Selection::ranks(opts.ranks.as_deref().map(parse_ranks).transpose()?);
-    if !opts.more.is_empty() && opts.format != OutputFormat::PlotData {
+    let directory = matches!(opts.format, OutputFormat::PlotData | OutputFormat::Prof);
+    if !opts.more.is_empty() && !directory {
         return Err(Failure::usage("sp export takes one profile"));
     }
-    if opts.format != OutputFormat::PlotData {
+    if !directory {
         opts.output.prepare()?;
     }
     let format = match opts.format {
         OutputFormat::ChromeTrace => Format::ChromeTrace,
         OutputFormat::Speedscope => Format::Speedscope,
         OutputFormat::Json => Format::Json,
-        OutputFormat::PlotData => {
+        OutputFormat::PlotData | OutputFormat::Prof => {
             let (include, exclude) = (
                 opts.stacks.include.as_deref(),
                 opts.stacks.exclude.as_deref(),
             );
             let selection = Selection::new(include, exclude, selection.ranks)?;
-            let files = [&[opts.file][..], &opts.more].concat();
-            return super::plot_data::run(&opts.plot_data, &files, selection, &opts.output.output);
+            let files = sp::io::inputs::distinct([&[opts.file][..], &opts.more].concat());
+            let (prof, out) = (opts.format == OutputFormat::Prof, &opts.output.output);
+            return super::plot_data::run(prof, &opts.plot_data, &files, selection, out);
         }
         OutputFormat::Flamegraph | OutputFormat::Folded => {
             let folded = opts.format == OutputFormat::Folded;

@@ -18,10 +18,10 @@ use super::Failure;
 /// The options of the stack exports (flamegraph, folded).
 #[derive(Debug, Args)]
 pub struct StackOpts {
-    /// flamegraph, folded, plot-data: use only regions whose name matches one of these regexes.
+    /// flamegraph, folded, plot-data, prof: use only the regions whose name matches a regex.
     #[arg(short, long, num_args = 1..)]
     pub include: Option<Vec<String>>,
-    /// flamegraph, folded, plot-data: skip regions whose name matches one of these regexes.
+    /// flamegraph, folded, plot-data, prof: skip the regions whose name matches a regex.
     #[arg(short, long, num_args = 1..)]
     pub exclude: Option<Vec<String>>,
     /// flamegraph, folded: one output per rank, named OUT_rank<N>.EXT, instead of every

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use sp::hdf5lite::reader::File;
-use sp::hdf5lite::tree::{self, Node, Options, Walk};
+use sp::hdf5lite::tree::{self, Node, Options, Problems, Walk};
 
 use super::local_file::LocalFile;
 use super::Failure;
@@ -63,14 +63,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let walk = Walk::new(&file, &opts.path, options).map_err(|e| Failure::in_file(&name, e))?;
 
     // Count what could not be read while the nodes stream to the output.
-    let mut problems = 0usize;
-    let mut first_problem = None;
-    let nodes = walk.inspect(|node: &Node| {
-        for e in node.problems() {
-            problems += 1;
-            first_problem.get_or_insert_with(|| e.to_string());
-        }
-    });
+    let mut problems = Problems::default();
+    let nodes = walk.inspect(|node: &Node| problems.note(node));
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let written = if opts.json {
@@ -82,11 +76,8 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     written
         .and_then(|()| out.flush())
         .map_err(Failure::Stdout)?;
-    match first_problem {
-        Some(first) if opts.strict => Err(Failure::in_file(
-            &name,
-            format!("{problems} parts could not be read; the first: {first}"),
-        )),
+    match problems.summary() {
+        Some(summary) if opts.strict => Err(Failure::in_file(&name, summary)),
         _ => Ok(()),
     }
 }

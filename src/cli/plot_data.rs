@@ -1,5 +1,6 @@
-//! `sp export plot-data FILES… -o DIR`: the profiles opened, the options
-//! ([`PlotDataArgs`]) turned into [`files::files`], and each file written atomically.
+//! `sp export plot-data|prof FILES… -o DIR`: the profiles opened, the options
+//! ([`PlotDataArgs`]) turned into [`files::files`] (or [`files::prof`]), and each file
+//! written atomically.
 
 use std::path::{Path, PathBuf};
 
@@ -10,8 +11,10 @@ use sp::analysis::Selection;
 use super::local_file::{open_profile, profile_index};
 use super::Failure;
 
-/// Writes the export of `paths` over `selection` into the directory `dir`.
+/// Writes the export of `paths` over `selection` (with `prof`, the `.prof` files alone)
+/// into the directory `dir`.
 pub fn run(
+    prof: bool,
     args: &PlotDataArgs,
     paths: &[PathBuf],
     selection: Selection,
@@ -36,8 +39,8 @@ pub fn run(
         .map(|(p, r, l)| sp::chart::plot::Input::new("", p, r.as_ref(), l))
         .collect();
     let runs: Vec<Run> = inputs.iter().map(Run::from).collect();
-    let outputs =
-        files::files(&runs, &request, &opts).map_err(|e| Failure::analysis(&paths[0], e))?;
+    let export = if prof { files::prof } else { files::files };
+    let outputs = export(&runs, &request, &opts).map_err(|e| Failure::analysis(&paths[0], e))?;
     std::fs::create_dir_all(dir).map_err(|e| Failure::io(dir, "cannot create", e))?;
     for out in outputs {
         super::options::write_atomically(&dir.join(out.name), &out.bytes)?;

@@ -108,6 +108,15 @@ fn discover_with(
     Ok(found)
 }
 
+/// `paths` without the repeats of a name already given, as the reference keeps its file
+/// arguments (the same spelling twice is one run, the first place kept).
+pub fn distinct(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    (paths.into_iter())
+        .filter(|p| seen.insert(p.as_os_str().to_owned()))
+        .collect()
+}
+
 /// The profiles named by `args`, in the order given: a directory gives every `.h5` under
 /// it, a `*`/`?` pattern (quoted past the shell) the files it matches, each sorted.
 pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, InputsError> {

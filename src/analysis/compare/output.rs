@@ -30,7 +30,16 @@ pub struct Side<'a> {
     pub profile: &'a Profile,
 }
 
-impl Side<'_> {
+impl<'a> Side<'a> {
+    /// Sides a (the baseline) and b of two profiles and their names.
+    pub fn pair(names: &'a [String; 2], profiles: &'a [Profile; 2]) -> (Side<'a>, Side<'a>) {
+        let side = |i: usize| Side {
+            name: &names[i],
+            profile: &profiles[i],
+        };
+        (side(0), side(1))
+    }
+
     /// `ProfilingResults.default_title`: `label - name (N ranks)`.
     pub fn title(&self) -> String {
         let n = self.profile.num_ranks;

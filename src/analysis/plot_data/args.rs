@@ -70,6 +70,10 @@ pub struct PlotDataArgs {
     /// (profile.speedscope.json) or all; bare --with: all. flamegraph is not written.
     #[arg(long = "with", num_args = 0.., value_name = "KIND")]
     companions: Option<Vec<String>>,
+    /// prof: one entry per region (all its calls), instead of one per call path
+    /// (`parent > child`).
+    #[arg(long)]
+    no_call_paths: bool,
 }
 
 impl PlotDataArgs {
@@ -94,6 +98,7 @@ impl PlotDataArgs {
             x: self.x.clone(),
             compact_callgraph: self.compact_callgraph || self.fluid_callgraph,
             companions,
+            call_paths: !self.no_call_paths,
         };
         let opts = Options {
             selection,

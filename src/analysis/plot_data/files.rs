@@ -116,6 +116,9 @@ pub struct Request {
     pub compact_callgraph: bool,
     /// `--with`: the exports written beside the plot data.
     pub companions: Vec<Companion>,
+    /// `export prof`: an entry per call path (`parent > child`); `--no-call-paths`: one
+    /// per region. `--with prof` always keeps the paths, as the reference's does.
+    pub call_paths: bool,
 }
 
 /// An export `--with` writes beside the plot data, under the reference's names.
@@ -159,8 +162,8 @@ pub fn unique_labels(labels: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Every file of the export of `runs`, in the order the reference writes them.
-pub fn files(runs: &[Run], req: &Request, opts: &Options) -> Result<Vec<Output>> {
+/// The runs' labels as given (`--label`, else each run's own) and made unique.
+fn labels(runs: &[Run], req: &Request) -> Result<(Vec<String>, Vec<String>)> {
     let given: Vec<String> = match &req.labels {
         Some(labels) if labels.len() != runs.len() => {
             return Err(Error::Unavailable(format!(
@@ -173,6 +176,30 @@ pub fn files(runs: &[Run], req: &Request, opts: &Options) -> Result<Vec<Output>>
         None => runs.iter().map(|r| r.label.clone()).collect(),
     };
     let unique = unique_labels(&given);
+    Ok((given, unique))
+}
+
+/// The files of the reference's `export prof FILES… -o DIR`: `profile_rank<N>.prof` per
+/// run and rank (`--ranks`, else rank 0), by call path unless `--no-call-paths`.
+pub fn prof(runs: &[Run], req: &Request, opts: &Options) -> Result<Vec<Output>> {
+    let (_, unique) = labels(runs, req)?;
+    let ranks = opts.selection.ranks.clone().unwrap_or(vec![0]);
+    let files = crate::analysis::pstats::files(
+        runs,
+        &unique,
+        &opts.selection,
+        &ranks,
+        "profile",
+        req.call_paths,
+    )?;
+    Ok((files.into_iter())
+        .map(|(name, bytes)| Output { name, bytes })
+        .collect())
+}
+
+/// Every file of the export of `runs`, in the order the reference writes them.
+pub fn files(runs: &[Run], req: &Request, opts: &Options) -> Result<Vec<Output>> {
+    let (given, unique) = labels(runs, req)?;
     let ext = if req.json { "json" } else { "csv" };
     let timed = runs
         .iter()

@@ -320,7 +320,8 @@ pub fn filename_slug(label: &str) -> String {
 /// The `.prof` files of `runs` (labelled `labels`, unique) over `selection`'s regions, for
 /// `ranks` (the reference's default: rank 0), named from `stem` as the reference names
 /// them: `STEM_rank<N>.prof`, with the run's label slug before `_rank` when there are
-/// several runs. Ranks with no calls get no file; none at all is an error.
+/// several runs. Ranks with no calls get no file; none at all is an error, and so is a
+/// rank a run does not have (as the reference's).
 pub fn files(
     runs: &[Run],
     labels: &[String],
@@ -332,6 +333,12 @@ pub fn files(
     let mut out = Vec::new();
     for (run, label) in runs.iter().zip(labels) {
         for &rank in ranks {
+            if u64::from(rank) >= run.profile.num_ranks {
+                return Err(Error::Unavailable(format!(
+                    "invalid rank requested: {rank} ({label} has {} ranks)",
+                    run.profile.num_ranks
+                )));
+            }
             let root = format!("<{label} rank {rank}>");
             let Some(stats) = stats(run, selection, rank, &root, call_paths)? else {
                 continue;

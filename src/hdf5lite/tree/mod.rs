@@ -142,6 +142,32 @@ impl Node {
     }
 }
 
+/// What a listing could not read, tallied while its nodes stream past
+/// (`walk.inspect(|n| problems.note(n))`): `sp ls --strict` fails on any.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Problems {
+    /// Problems seen: objects, links, attributes and values that could not be read.
+    pub count: usize,
+    /// The first one's reason.
+    pub first: Option<String>,
+}
+
+impl Problems {
+    /// Counts `node`'s problems ([`Node::problems`]).
+    pub fn note(&mut self, node: &Node) {
+        for e in node.problems() {
+            self.count += 1;
+            self.first.get_or_insert_with(|| e.to_string());
+        }
+    }
+
+    /// One sentence for a listing with problems; `None` when there was none.
+    pub fn summary(&self) -> Option<String> {
+        (self.first.as_ref())
+            .map(|first| format!("{} parts could not be read; the first: {first}", self.count))
+    }
+}
+
 /// An object still to be read, or a node already complete, in listing order.
 enum Pending<'f, R: ReadAt> {
     Visit(String, Object<'f, R>),
@@ -340,6 +366,24 @@ fn join(parent: &str, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn problems_are_counted_with_the_first_reason() {
+        let node = |errors: Vec<Error>| Node {
+            path: "/a".into(),
+            errors,
+            kind: NodeKind::Link(LinkNode::UserDefined),
+        };
+        let mut problems = Problems::default();
+        problems.note(&node(Vec::new()));
+        assert_eq!(problems.summary(), None);
+        problems.note(&node(vec![Error::format("one"), Error::format("two")]));
+        problems.note(&node(vec![Error::format("three")]));
+        assert_eq!(problems.count, 3);
+        let summary = problems.summary().unwrap();
+        assert!(summary.starts_with("3 parts could not be read; the first: "));
+        assert!(summary.ends_with("one"), "{summary}");
+    }
 
     #[test]
     fn paths_are_normalized() {
