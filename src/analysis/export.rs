@@ -166,10 +166,11 @@ type Source = (String, Option<i64>);
 
 /// The source location of a region: the first row that has one.
 fn source_of(region: &Region) -> Option<Source> {
-    region
-        .ranks
-        .iter()
-        .find_map(|r| r.source_file.as_ref().map(|f| (f.clone(), r.source_line)))
+    region.ranks.iter().find_map(|r| {
+        r.source_file
+            .as_ref()
+            .map(|f| (f.to_string(), r.source_line))
+    })
 }
 
 /// A Chrome trace lane: rank (no thread), task, thread — ordered as the reference's

@@ -152,9 +152,9 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
             rows.push((row.rank, records.len()));
             records.push(Record {
                 source: Source {
-                    file: row.source_file.map(Arc::from),
+                    file: row.source_file,
                     line: row.source_line,
-                    text: row.source_text.map(Arc::from),
+                    text: row.source_text,
                 },
                 ..Record::new(input, Arc::from(region.name.as_str()), calls, at)
             });

@@ -66,9 +66,9 @@ impl ProfileInput {
 fn region_calls(name: &str, row: RankCalls) -> RegionCalls {
     RegionCalls {
         name: name.to_owned(),
-        source_file: row.source_file,
+        source_file: row.source_file.as_deref().map(str::to_owned),
         source_line: row.source_line,
-        source_text: row.source_text,
+        source_text: row.source_text.as_deref().map(str::to_owned),
         starts: row.starts,
         ends: row.ends,
     }

@@ -20,6 +20,7 @@
 //! ```
 
 use std::io::Read;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -214,9 +215,9 @@ fn rank_calls(row: &Map<String, Value>) -> Result<(RankCalls, bool), String> {
     };
     let mut calls = RankCalls {
         rank,
-        source_file: string("source_file")?,
+        source_file: string("source_file")?.map(Arc::from),
         source_line: int("source_lineno")?.filter(|&l| l >= 0),
-        source_text: string("source_text")?,
+        source_text: string("source_text")?.map(Arc::from),
         exclusive_total: int("exclusive_total_ns")?.filter(|&x| x >= 0),
         ..RankCalls::default()
     };

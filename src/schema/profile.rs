@@ -4,6 +4,8 @@
 //! to a chosen [`Depth`]; the import rules ([`ProfileInput`](super::import::ProfileInput))
 //! and the analysis (`crate::analysis`) both start from it.
 
+use std::sync::Arc;
+
 use super::metadata::Metadata;
 use super::stats::Summary;
 
@@ -109,9 +111,12 @@ pub struct RankCalls {
     pub gpu: Option<Vec<i64>>,
     /// Lane of every call (see the reference's `lane_ids`) when threads were tracked.
     pub lanes: Option<Vec<i64>>,
-    pub source_file: Option<String>,
+    /// The source file, shared by every row that names the same one: an index of 100,000
+    /// ranks holds a million rows and a few distinct files.
+    pub source_file: Option<Arc<str>>,
     pub source_line: Option<i64>,
-    pub source_text: Option<String>,
+    /// The source text, shared as `source_file` is.
+    pub source_text: Option<Arc<str>>,
     /// Statistics of the calls, for rows whose calls are not loaded: stored
     /// (`summary_statistics`, aggregate columns) or computed from the events.
     pub statistics: Option<RowStatistics>,

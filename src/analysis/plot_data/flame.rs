@@ -62,7 +62,7 @@ pub fn calls(run: &Run, kept: &[&Region], rank: u32) -> Result<Vec<FlameCall>> {
             end: c.end_ns as f64 / 1e9,
             inclusive: c.end_ns.wrapping_sub(c.start_ns) as f64 / 1e9,
             exclusive: c.exclusive_ns as f64 / 1e9,
-            source_file: stored.and_then(|r| r.source_file.clone()),
+            source_file: stored.and_then(|r| r.source_file.as_deref().map(str::to_owned)),
             source_line: stored.and_then(|r| r.source_line),
         });
     }

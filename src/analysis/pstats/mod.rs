@@ -131,7 +131,9 @@ fn rank_calls(run: &Run, kept: &[&Region], rank: u32) -> Result<Option<(Vec<Call
     let mut sources = Vec::with_capacity(kept.len());
     for region in kept {
         let stored = region.rank(rank);
-        sources.push(stored.and_then(|s| Some((s.source_file.clone()?, s.source_line?))));
+        sources.push(
+            stored.and_then(|s| Some((s.source_file.as_deref()?.to_owned(), s.source_line?))),
+        );
         rows.push(rank_row(run, region, rank)?);
     }
     let refs: Vec<&Region> = rows.iter().collect();

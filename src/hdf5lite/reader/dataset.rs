@@ -440,33 +440,37 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
 
     /// String elements (fixed or variable length), padding removed; must be UTF-8.
     pub fn read_strings(&self) -> Result<Vec<String>> {
+        self.read_strings_with(str::to_owned)
+    }
+
+    /// String elements (as [`read_strings`](Self::read_strings)), each handed to `f` as it
+    /// is decoded, so a caller can share equal strings: a 100,000-rank index holds millions
+    /// of a few distinct values, and a `String` each was an allocation per element.
+    pub fn read_strings_with<T>(&self, mut f: impl FnMut(&str) -> T) -> Result<Vec<T>> {
         let ctx = |e: Error| e.in_object(self.path.clone());
         if !matches!(self.datatype, Datatype::String { .. }) {
             return Err(ctx(Error::usage("not a string dataset")));
         }
         if self.is_vlen_string() {
-            return self.read_vlen_strings().map_err(ctx);
+            // Straight from the heap objects: a [`Value`] and a copy per string took a
+            // quarter of reading a 100,000-rank index.
+            let raw = self.read_raw()?;
+            return self
+                .decode_each(&raw, |dec, b| {
+                    let bytes = dec.vlen_bytes(b, 1, 0)?;
+                    std::str::from_utf8(bytes)
+                        .map(&mut f)
+                        .map_err(|_| Error::format("string is not valid UTF-8"))
+                })
+                .map_err(ctx);
         }
         self.read_values()?
             .into_iter()
             .map(|v| match v {
-                Value::String(s) => Ok(s),
+                Value::String(s) => Ok(f(&s)),
                 _ => Err(ctx(Error::format("string is not valid UTF-8"))),
             })
             .collect()
-    }
-
-    /// Variable-length strings straight from their heap objects into `String`s: a
-    /// 100,000-rank index holds millions, and a [`Value`] and a copy per string took a
-    /// quarter of reading it.
-    fn read_vlen_strings(&self) -> Result<Vec<String>> {
-        let raw = self.read_raw()?;
-        self.decode_each(&raw, |dec, b| {
-            let bytes = dec.vlen_bytes(b, 1, 0)?;
-            std::str::from_utf8(bytes)
-                .map(str::to_owned)
-                .map_err(|_| Error::format("string is not valid UTF-8"))
-        })
     }
 
     /// Whether elements are variable-length strings.

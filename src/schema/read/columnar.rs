@@ -1,6 +1,9 @@
 //! Schema 2/3 columnar profiles: `rank_region_index` (one row per (rank, region)) over the
 //! shared `/events` columns (SCHEMA.md §2.5–2.7, §4 steps 5–7).
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::error::Error;
@@ -19,8 +22,8 @@ struct IndexColumns<'f, R: ReadAt> {
     offsets: Vec<i64>,
     counts: Vec<i64>,
     lines: Vec<i64>,
-    files: Vec<String>,
-    texts: Vec<String>,
+    files: Vec<Option<Arc<str>>>,
+    texts: Vec<Option<Arc<str>>>,
     /// `exclusive_totals`, when stored.
     exclusive: Option<Vec<i64>>,
     /// `summary_statistics` records, when stored and asked for.
@@ -29,8 +32,11 @@ struct IndexColumns<'f, R: ReadAt> {
 
 impl<'f, R: ReadAt> IndexColumns<'f, R> {
     fn read(file: &'f File<R>, ranks: Vec<i64>, summaries: bool) -> Result<Self, Error> {
-        let strings = |column: names::Dataset| -> Result<Vec<String>, Error> {
-            Ok(file.dataset(column.path)?.read_strings()?)
+        let mut shared = Shared::default();
+        let mut strings = |column: names::Dataset| -> Result<Vec<Option<Arc<str>>>, Error> {
+            Ok(file
+                .dataset(column.path)?
+                .read_strings_with(|s| shared.get(s))?)
         };
         let region_ids = int_column(file, index::REGION_IDS)?;
         let offsets = int_column(file, index::EVENT_OFFSETS)?;
@@ -96,9 +102,9 @@ impl<'f, R: ReadAt> IndexColumns<'f, R> {
             .ok_or_else(|| negative_span(offset, count))?;
         Ok(RankCalls {
             rank: rank_of(self.ranks[i])?,
-            source_file: Some(std::mem::take(&mut self.files[i])).filter(|s| !s.is_empty()),
+            source_file: self.files[i].take(),
             source_line: Some(self.lines[i]).filter(|l| *l >= 0),
-            source_text: Some(std::mem::take(&mut self.texts[i])).filter(|s| !s.is_empty()),
+            source_text: self.texts[i].take(),
             exclusive_total: self.exclusive.as_ref().map(|x| x[i]).filter(|&x| x >= 0),
             span: Some(span),
             ..RankCalls::default()
@@ -113,6 +119,36 @@ impl<'f, R: ReadAt> IndexColumns<'f, R> {
             Some(summaries) => Ok(Some(summaries.statistics(i as u64, count, exclusive)?)),
             None => Ok(None),
         }
+    }
+}
+
+/// The strings of the index's columns, each distinct one allocated once and shared; the
+/// empty string (no source) is `None`.
+#[derive(Default)]
+struct Shared {
+    seen: HashSet<Arc<str>>,
+    /// The string returned last: runs of equal rows skip the hash.
+    last: Option<Arc<str>>,
+}
+
+impl Shared {
+    fn get(&mut self, s: &str) -> Option<Arc<str>> {
+        if s.is_empty() {
+            return None;
+        }
+        if let Some(last) = self.last.as_ref().filter(|l| ***l == *s) {
+            return Some(last.clone());
+        }
+        let shared = match self.seen.get(s) {
+            Some(shared) => shared.clone(),
+            None => {
+                let shared: Arc<str> = Arc::from(s);
+                self.seen.insert(shared.clone());
+                shared
+            }
+        };
+        self.last = Some(shared.clone());
+        Some(shared)
     }
 }
 

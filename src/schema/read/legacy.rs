@@ -1,6 +1,8 @@
 //! Schema 1 profiles (SCHEMA.md §2.11): `rank<N>/regions/<name>/{start_times,end_times}`,
 //! with optional GPU durations and source attributes on each region group.
 
+use std::sync::Arc;
+
 use crate::hdf5lite::reader::{File, Value};
 use crate::io::ReadAt;
 use crate::schema::error::Error;
@@ -85,9 +87,9 @@ fn read_region<R: ReadAt>(file: &File<R>, path: &str, rank: u32) -> Result<RankC
         starts,
         ends,
         gpu,
-        source_file: string_attr(names::SOURCE_FILE)?,
+        source_file: string_attr(names::SOURCE_FILE)?.map(Arc::from),
         source_line,
-        source_text: string_attr(names::SOURCE_TEXT)?,
+        source_text: string_attr(names::SOURCE_TEXT)?.map(Arc::from),
         ..RankCalls::default()
     })
 }

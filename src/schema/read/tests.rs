@@ -399,3 +399,45 @@ fn a_repeated_rank_keeps_its_first_place_and_its_last_row() {
     super::merge_repeated_ranks(&mut rows);
     assert_eq!(rows_of(&rows), [(3, 6), (1, 5), (0, 4)]);
 }
+
+/// The index's source strings are shared: every row naming the same file holds one
+/// allocation (a 100,000-rank index held a million copies), and empty strings are `None`.
+#[test]
+fn index_rows_share_equal_source_strings() {
+    use crate::schema::{write, Merger, RegionCalls};
+    let mut m = Merger::new();
+    let calls = |name: &str, file: &str| RegionCalls {
+        name: name.into(),
+        source_file: Some(file.into()).filter(|f: &String| !f.is_empty()),
+        source_line: Some(3),
+        starts: vec![1, 5],
+        ends: vec![2, 7],
+        ..RegionCalls::default()
+    };
+    for rank in 0..3 {
+        let regions = vec![calls("x", "a.c"), calls("y", "b.c"), calls("z", "")];
+        m.add_rank(&format!("r{rank}"), rank, regions, None)
+            .unwrap();
+    }
+    let mut bytes = Vec::new();
+    write::to_hdf5(&m.finish(Some("t")))
+        .unwrap()
+        .finish(&mut bytes)
+        .unwrap();
+    let p = read(&File::open(bytes).unwrap(), Depth::Index).unwrap();
+    let file_of = |name: &str| -> Vec<_> {
+        let region = p.region(name).unwrap();
+        assert_eq!(region.ranks.len(), 3);
+        region.ranks.iter().map(|r| r.source_file.clone()).collect()
+    };
+    let (x, y) = (file_of("x"), file_of("y"));
+    assert_eq!(x[0].as_deref(), Some("a.c"));
+    assert_eq!(y[0].as_deref(), Some("b.c"));
+    for rows in [&x, &y] {
+        let first = rows[0].as_ref().unwrap();
+        assert!(rows
+            .iter()
+            .all(|f| std::sync::Arc::ptr_eq(f.as_ref().unwrap(), first)));
+    }
+    assert_eq!(file_of("z"), [None, None, None]);
+}

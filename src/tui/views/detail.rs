@@ -62,7 +62,8 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
             let line = r.source_line.unwrap_or(0);
             let text = r
                 .source_text
-                .clone()
+                .as_deref()
+                .map(str::to_owned)
                 .or_else(|| source_line(file, line))
                 .unwrap_or_default();
             lines.push(Line::from(vec![
