@@ -283,6 +283,33 @@ struct Row {
     marks: Vec<Mark>,
 }
 
+impl Row {
+    /// Where a window from `t0` starts reading the row: at the last mark before which
+    /// every call ended before the window, with the start of the call before it.
+    fn window_start(&self, t0: i64) -> (u64, i64) {
+        let k = (self.marks)
+            .partition_point(|m| m.reach < t0.saturating_sub(1))
+            .saturating_sub(1);
+        match self.marks.get(k) {
+            Some(m) => (k as u64 * MARK, m.base),
+            None => (0, 0),
+        }
+    }
+}
+
+/// The calls of a row, stored or loaded.
+fn row_calls(row: &crate::schema::RankCalls) -> u64 {
+    match row.span {
+        Some(span) => span.count,
+        None => row.starts.len().min(row.ends.len()) as u64,
+    }
+}
+
+/// The calls a window's first read of a row asks for, of the first pass's `block`.
+fn window_block(block: u64) -> u64 {
+    MIN_BLOCK.max(block / 32)
+}
+
 /// How the rank is summarised, found by its first pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -388,14 +415,9 @@ impl RankIndex {
     /// the first mark after it.
     pub fn to_read(&self, profile: &Profile, view: &View) -> u64 {
         let count = |region: usize| {
-            profile
-                .regions
-                .get(region)
+            (profile.regions.get(region))
                 .and_then(|r| r.rank(self.rank))
-                .map_or(0, |row| match row.span {
-                    Some(span) => span.count,
-                    None => row.starts.len().min(row.ends.len()) as u64,
-                })
+                .map_or(0, row_calls)
         };
         let calls: u64 = match self.mode {
             Mode::Unread | Mode::Whole => (0..profile.regions.len())
@@ -404,16 +426,20 @@ impl RankIndex {
                 .sum(),
             Mode::Streamed { .. } => (self.rows.iter())
                 .map(|row| {
-                    let k0 = (row.marks)
-                        .partition_point(|m| m.reach < view.t0.saturating_sub(1))
-                        .saturating_sub(1);
+                    let (from, _) = row.window_start(view.t0);
                     let k1 = row.marks.partition_point(|m| m.base < view.t1);
                     let end = (k1 as u64).saturating_mul(MARK).min(count(row.region));
-                    end.saturating_sub(k0 as u64 * MARK)
+                    end.saturating_sub(from)
                 })
                 .sum(),
         };
         calls.saturating_mul(CALL_BYTES)
+    }
+
+    /// Calls each row reads at a time on a rank's first pass (a window's reads start at
+    /// [`window_block`] of it and double).
+    fn block(&self) -> u64 {
+        (BUDGET / self.rows.len().max(1) as u64).clamp(MIN_BLOCK, MAX_BLOCK)
     }
 
     fn summary_metered(
@@ -690,33 +716,21 @@ impl RankIndex {
         };
         // The heap orders calls of one start by this key of their end.
         let key = |e: i64| if ascending { e } else { !e };
-        let block = (BUDGET / self.rows.len().max(1) as u64).clamp(MIN_BLOCK, MAX_BLOCK);
+        let block = self.block();
         let mut cursors = Vec::with_capacity(self.rows.len());
         for (i, row) in self.rows.iter().enumerate() {
             let Some(calls) = profile.regions[row.region].rank(self.rank) else {
                 continue;
             };
-            let count = match calls.span {
-                Some(span) => span.count,
-                None => calls.starts.len().min(calls.ends.len()) as u64,
-            };
-            // The last mark before which every call ended before the window.
             let (next, base) = if t1.is_none() {
                 (0, 0)
             } else {
-                let k = row
-                    .marks
-                    .partition_point(|m| m.reach < t0.saturating_sub(1))
-                    .saturating_sub(1);
-                match row.marks.get(k) {
-                    Some(m) => (k as u64 * MARK, m.base),
-                    None => (0, 0),
-                }
+                row.window_start(t0)
             };
             cursors.push(Cursor {
                 row: i,
                 next,
-                count,
+                count: row_calls(calls),
                 base,
                 reach: i64::MIN,
                 starts: Vec::new(),
@@ -725,7 +739,7 @@ impl RankIndex {
                 block: if t1.is_none() {
                     block
                 } else {
-                    MIN_BLOCK.max(block / 32)
+                    window_block(block)
                 },
             });
         }

@@ -2,8 +2,9 @@
 // of the key, the tab within 512 MiB, a zoom to a 10 ms window within 300 ms): drops the
 // profile, waits for the region table, presses `6` and times it until the lanes are drawn,
 // then the tab's memory; then jumps to a window of about 1 s and of 10 ms in the middle of
-// the run (and back to the whole run), timing each. Prints one line of figures per step;
-// with --shots DIR, a screenshot of each view (whole.png, 1s.png, 10ms.png).
+// the run (and back to the whole run), and from the whole run straight to a 10 ms window
+// at a quarter of it, timing each. Prints one line of figures per step; with --shots DIR,
+// a screenshot of each view (whole.png, 1s.png, 10ms.png).
 //
 //   node web/bench/timeline.mjs PROFILE.h5 [--shots DIR]
 //
@@ -42,18 +43,21 @@ try {
   if (shots) await page.screenshot({ path: path.join(shots, 'whole.png') });
   const [lo, hi] = info.extent;
   const mid = (lo + hi) / 2;
-  for (const [name, span] of [['1s', 1e9], ['10ms', 1e7], ['whole', null]]) {
+  const quarter = lo + (hi - lo) / 4;
+  const steps = [['a 1s window', mid, 1e9], ['a 10ms window', mid, 1e7], ['the whole run', null],
+    ['a 10ms window straight from the whole run', quarter, 1e7], ['the whole run', null]];
+  for (const [name, at, span] of steps) {
     t = Date.now();
     await page.evaluate(async ([a, b]) => {
       const st = SP.current.tl;
       [st.t0, st.t1] = a === null ? [null, null] : [a, b];
       await SP.timeline.request(SP.current);
-    }, span === null ? [null, null] : [mid - span / 2, mid + span / 2]);
+    }, at === null ? [null, null] : [at - span / 2, at + span / 2]);
     await drawn(page);
     const ms = Date.now() - t;
     const n = await page.evaluate(() => SP.current.tl.rects.length / 5);
-    console.log(`timeline: to ${name === 'whole' ? 'the whole run' : 'a ' + name + ' window'} ${ms} ms, ${n} rectangles; tab ${mib(rendererMiB(browserPid))}`);
-    if (shots && name !== 'whole') await page.screenshot({ path: path.join(shots, `${name}.png`) });
+    console.log(`timeline: to ${name} ${ms} ms, ${n} rectangles; tab ${mib(rendererMiB(browserPid))}`);
+    if (shots && at !== null && !name.includes('straight')) await page.screenshot({ path: path.join(shots, `${span === 1e9 ? '1s' : '10ms'}.png`) });
   }
 } finally {
   await browser.close();
