@@ -192,3 +192,87 @@ fn scaling_charts_plot_the_reference_points() {
     assert_eq!(one.status.code(), Some(1), "{}", support::show(&one));
     assert!(String::from_utf8_lossy(&one.stderr).contains("two profiles or more"));
 }
+
+/// A six-run series whose regions follow known laws (tests/golden/scaling/models, written
+/// by the reference from models.py).
+const MODELS: [&str; 6] = [
+    "tests/golden/scaling/models/ranks1.h5",
+    "tests/golden/scaling/models/ranks2.h5",
+    "tests/golden/scaling/models/ranks4.h5",
+    "tests/golden/scaling/models/ranks8.h5",
+    "tests/golden/scaling/models/ranks16.h5",
+    "tests/golden/scaling/models/ranks32.h5",
+];
+
+#[test]
+fn the_model_chart_draws_the_models_sp_scaling_fits() {
+    let mut args = vec!["scaling", "--mode", "strong", "--model", "--format", "json"];
+    args.extend(MODELS);
+    let out = sp(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let models: HashMap<String, Value> = (json["models"].as_array().unwrap().iter())
+        .map(|m| {
+            (
+                m["region"].as_str().unwrap().to_string(),
+                m["model"].clone(),
+            )
+        })
+        .collect();
+    // The laws of models.py: log2(p) for exchange, p^(1/2) for allreduce, a constant io.
+    let text = |r: &str| models[r]["text"].as_str().unwrap().to_string();
+    assert!(
+        text("exchange").ends_with("* log2(p)"),
+        "{}",
+        text("exchange")
+    );
+    assert!(
+        text("allreduce").ends_with("* p^(1/2)"),
+        "{}",
+        text("allreduce")
+    );
+    assert_eq!(models["io"]["terms"].as_array().map(Vec::len), Some(0));
+
+    let dir = support::scratch_dir("scaling_model_chart");
+    let svg = dir.join("models.svg");
+    let mut args = vec!["plot", "scaling_model"];
+    args.extend(MODELS);
+    args.extend(["-o", svg.to_str().unwrap()]);
+    let out = sp(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = (doc.descendants())
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    for (region, model) in &models {
+        let r2 = model["adjusted_r2"].as_f64().unwrap();
+        let line = format!("{} · adjusted R² {}", text(region), python_g4(r2));
+        assert!(
+            texts.contains(&line.as_str()),
+            "{region}: {line:?} not in {texts:?}"
+        );
+    }
+    // A dot per region and run, with its time per rank as the tooltip.
+    let dots = (doc.descendants())
+        .filter(|n| n.has_tag_name("circle"))
+        .filter(|n| n.children().any(|c| c.has_tag_name("title")))
+        .count();
+    assert_eq!(dots, 4 * MODELS.len());
+}
+
+/// `%.4g` as Python writes it, for the adjusted R² of the chart (values in (0, 1]).
+fn python_g4(v: f64) -> String {
+    let s = format!("{v:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}

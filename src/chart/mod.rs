@@ -48,6 +48,7 @@ pub mod rank_heatmap;
 #[cfg(feature = "png")]
 pub mod raster;
 pub mod scaling;
+pub mod scaling_model;
 pub mod scene;
 pub mod svg;
 pub mod text;

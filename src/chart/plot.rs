@@ -24,10 +24,12 @@ pub enum Kind {
     ScalingEfficiency,
     Histogram,
     Imbalance,
+    /// sp's own: time per rank over the runs with each region's fitted model.
+    ScalingModel,
 }
 
 /// The names `sp plot` takes: `list`, the presets, and every kind.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "list",
     "default",
     "quick",
@@ -45,10 +47,11 @@ pub const NAMES: [&str; 17] = [
     "scaling_efficiency",
     "histogram",
     "imbalance",
+    "scaling_model",
 ];
 
-/// Every kind, in the reference's `plot list` order.
-pub const KINDS: [Kind; 13] = [
+/// Every kind, in the reference's `plot list` order, then sp's own.
+pub const KINDS: [Kind; 14] = [
     Kind::Gantt,
     Kind::Density,
     Kind::FlameChart,
@@ -62,6 +65,7 @@ pub const KINDS: [Kind; 13] = [
     Kind::ScalingEfficiency,
     Kind::Histogram,
     Kind::Imbalance,
+    Kind::ScalingModel,
 ];
 
 impl Kind {
@@ -81,6 +85,7 @@ impl Kind {
             Kind::ScalingEfficiency => "scaling_efficiency",
             Kind::Histogram => "histogram",
             Kind::Imbalance => "imbalance",
+            Kind::ScalingModel => "scaling_model",
         }
     }
 
@@ -107,6 +112,7 @@ impl Kind {
             Kind::ScalingEfficiency => "measured versus ideal parallel efficiency",
             Kind::Histogram => "call-duration distribution per region",
             Kind::Imbalance => "per-rank duration comparison, to spot stragglers",
+            Kind::ScalingModel => "time per rank with each region's fitted model (sp's own)",
         }
     }
 
@@ -126,6 +132,7 @@ impl Kind {
             Kind::ScalingEfficiency => "scaling_efficiency_plot",
             Kind::Histogram => "histogram_plot",
             Kind::Imbalance => "imbalance_plot",
+            Kind::ScalingModel => "scaling_model_plot",
         }
     }
 
@@ -137,6 +144,7 @@ impl Kind {
                 | Kind::WeakScaling
                 | Kind::WeakScalingEfficiency
                 | Kind::ScalingEfficiency
+                | Kind::ScalingModel
         )
     }
 
@@ -197,7 +205,10 @@ impl Preset {
                 Kind::Speedup,
                 Kind::WeakScaling,
             ],
-            Preset::All => KINDS.to_vec(),
+            // The reference's kinds: `all` writes the files its `all` writes.
+            Preset::All => (KINDS.iter().copied())
+                .filter(|&k| k != Kind::ScalingModel)
+                .collect(),
         };
         kinds
             .into_iter()
@@ -384,13 +395,16 @@ pub fn draw(kind: Kind, inputs: &[Input], opts: &PlotOptions) -> Result<Scene> {
             kind.name()
         )));
     }
-    if let Some(scaling) = crate::analysis::scaling::Kind::from_name(kind.name()) {
+    if kind.is_scaling() {
         let runs: Vec<crate::analysis::runs::Run> = (inputs.iter())
             .map(|i| crate::analysis::runs::Run::of(&i.file, i.profile, &opts.selection))
             .collect();
         let names = &first.profile.region_names;
         let id = |n: &str| names.iter().position(|x| x == n).unwrap_or(0) as u32;
-        return super::scaling::scene(scaling, &runs, &id, opts);
+        return match crate::analysis::scaling::Kind::from_name(kind.name()) {
+            Some(scaling) => super::scaling::scene(scaling, &runs, &id, opts),
+            None => super::scaling_model::scene(&runs, &id, opts),
+        };
     }
     let (p, src, label) = (first.profile, first.source, first.label.as_str());
     match kind {

@@ -131,7 +131,7 @@ RUNS.scaling = () => {
       SP.el('label', {}, SP.el('input', { type: 'checkbox', id: 'scaling-model', checked: sc.model, onchange: (e) => { sc.model = e.target.checked; redraw(); } }), ' model'),
       SP.el('label', { title: 'Rank the regions by their modelled share at this scale (sp scaling --predict X)' }, 'predict at ',
         SP.el('input', { id: 'scaling-predict', type: 'number', min: 1, value: sc.predict, style: 'width: 7em', onchange: (e) => { sc.predict = e.target.value; redraw(); } })),
-      SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', ['speedup', 'scaling_efficiency', 'weak_scaling', 'weak_scaling_efficiency'], 'sp plot KIND FILES…')),
+      SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', ['speedup', 'scaling_efficiency', 'weak_scaling', 'weak_scaling_efficiency', 'scaling_model'], 'sp plot KIND FILES…')),
       d ? SP.el('button', { id: 'scaling-csv', text: 'Download CSV', title: 'sp scaling FILES… --format csv', onclick: () => SP.download(new Blob([d.downloads.csv], { type: 'text/csv' }), 'scaling.csv') }) : null,
       d ? SP.el('button', { id: 'scaling-json', text: 'Download JSON', title: 'sp scaling FILES… --format json', onclick: () => SP.download(new Blob([d.downloads.json], { type: 'application/json' }), 'scaling.json') }) : null,
       d ? SP.el('button', { id: 'scaling-svg', text: 'Save SVG', title: 'sp plot ' + sc.kind + ' FILES… -o ' + d.name, onclick: () => SP.download(new Blob([d.svg], { type: 'image/svg+xml' }), d.name) }) : null);

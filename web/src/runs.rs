@@ -127,7 +127,8 @@ fn diff_json(runs: &[Run], baseline: usize, metric: Metric, req: &Json) -> Answe
 /// KIND FILES…` make it. Request: `scaling {files, mode, x, model, predict, kind, theme}`.
 /// Answer: `text` (the table `sp scaling` prints), `downloads.csv`/`downloads.json` (its
 /// `--format csv|json` bytes) and `svg`, the chart of `kind` (`speedup`,
-/// `scaling_efficiency`, `weak_scaling` or `weak_scaling_efficiency`), `sp plot`'s bytes.
+/// `scaling_efficiency`, `weak_scaling`, `weak_scaling_efficiency` or `scaling_model`, the
+/// fitted models' curves), `sp plot`'s bytes.
 pub fn scaling(files: &[(u64, &Opened)], req: &Json) -> Answer {
     let runs = (files.iter().map(|(_, f)| run_of(f, Metric::Total)))
         .collect::<Result<Vec<Run>, String>>()?;
