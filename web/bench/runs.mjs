@@ -63,6 +63,7 @@ for (let round = 0; round < rounds; round++) {
       heap: SP.current.heap,
       ms: SP.benchMs,
       io: SP.files.reduce((s, f) => s + (f.io ? f.io.bytes : 0), 0),
+      reads: SP.files.reduce((s, f) => s + (f.io ? f.io.reads : 0), 0),
     }));
     await settled(page);
     const atTable = rendererMiB(browserPid);
@@ -77,7 +78,7 @@ for (let round = 0; round < rounds; round++) {
     const change = await page.evaluate(() => SP.benchMs);
     const ops = (m) => Object.entries(m).map(([op, { n, ms }]) => `${op} ${n}x ${ms.toFixed(0)} ms`).join(', ');
     console.log(`round ${round + 1}: drop -> runs table drawn ${openMs} ms (last file open at ${opened.opened.toFixed(0)} ms; `
-      + `${(opened.io / MiB).toFixed(1)} MiB read); worker: ${ops(opened.ms)}`);
+      + `${(opened.io / MiB).toFixed(1)} MiB read in ${opened.reads} reads); worker: ${ops(opened.ms)}`);
     console.log(`  tab (renderer PSS) ${idle.pss.toFixed(0)} MiB idle, ${atTable.pss.toFixed(0)} MiB with the table (RSS ${atTable.rss.toFixed(0)}); wasm memory ${(opened.heap / MiB).toFixed(0)} MiB`);
     console.log(`  baseline change: ${baselineMs} ms; worker: ${ops(change)}`);
   } finally {

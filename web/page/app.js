@@ -87,13 +87,24 @@ SP.openFiles = async (list, how) => {
     if (copy) SP.close(copy);
   }
   SP.opening = files.map((f) => f.name);
+  // Three or more at once (a series, a folder) open on Runs, which reads only the indexes:
+  // each file is opened without its first table and overview, which the view shown asks
+  // for when it needs them (issue 37: 100 profiles of W3's size into Runs).
+  const batch = files.length > 2;
   const opened = [];
-  for (const file of files) opened.push(await SP.openFile(file));
+  for (const file of files) opened.push(await SP.openFile(file, null, batch));
   SP.opening = [];
+  if (batch) {
+    const profiles = opened.filter((f) => f && f.info.kind === 'profile');
+    // Fewer profiles than a series (the rest not profiles): each opens as it would alone.
+    if (profiles.length <= 2) {
+      for (const fs of opened.filter(Boolean)) { SP.select(fs); if (profiles.includes(fs)) await SP.firstTable(fs); }
+    }
+  }
   SP.compare.afterOpen(opened);
 };
 
-SP.openFile = async (file, merged) => {
+SP.openFile = async (file, merged, batch) => {
   SP.status('Opening ' + file.name + '…');
   const reply = await SP.rpc('open', {}, file);
   if (reply.error) {
@@ -113,6 +124,12 @@ SP.openFile = async (file, merged) => {
   };
   SP.state.take(fs);
   SP.files.push(fs);
+  if (batch) {
+    fs.starting = false;
+    SP.status('Opened ' + fs.name + ' from its index.');
+    if (info.tree === 'available') SP.loadTree(fs);
+    return fs;
+  }
   SP.select(fs);
   if (info.kind === 'profile') {
     await SP.firstTable(fs);
