@@ -188,6 +188,13 @@ test('a series of six runs draws the fitted models, as sp scaling --model and sp
   assert.ok(dark.bytes.equals(fs.readFileSync(path.join(series, 'dark.svg'))), 'the models chart, dark');
   await page.$eval('#runs-scaling', (e) => e.scrollIntoView());
   await screenshot(page, 'runs-models-dark');
+  // A metadata key the runs vary in is an axis too, as sp scaling --x KEY takes it.
+  const axes = await page.$$eval('#scaling-x option', (o) => o.map((e) => e.value));
+  assert.deepEqual(axes, ['auto', 'ranks', 'nodes', 'threads', 'cores', 'cells_per_rank']);
+  await page.selectOption('#scaling-x', 'cells_per_rank');
+  await ready();
+  const byKey = ['--mode', 'strong', '--x', 'cells_per_rank', '--model'];
+  assert.equal(await page.$eval('#scaling-text', (e) => e.textContent), sp(['scaling', ...names, ...byKey], series));
   await page.close();
   fs.rmSync(series, { recursive: true, force: true });
 });

@@ -117,6 +117,7 @@ RUNS.diff = (d) => {
 // and `sp plot KIND FILES…` draws it (the worker answers both): the table, its downloads and
 // the chart with its ideal line.
 RUNS.sc = { mode: 'both', x: 'auto', kind: 'speedup', model: false, predict: '' };
+RUNS.axes = [];
 RUNS.scaling = () => {
   const sc = RUNS.sc;
   const box = SP.el('section', { id: 'runs-scaling' }, SP.el('h2', { text: 'Scaling' }), SP.el('p', { class: 'hint', text: 'Reading the scaling study…' }));
@@ -125,9 +126,10 @@ RUNS.scaling = () => {
     values.map((v) => SP.el('option', { value: v, text: v.replace(/_/g, ' '), selected: v === sc[key] })));
   SP.rpc('scaling', Object.assign(RUNS.args(), { mode: sc.mode, x: sc.x, kind: sc.kind, model: sc.model, predict: sc.predict === '' ? null : Number(sc.predict), theme: SP.theme() })).then((reply) => {
     const d = reply.ok;
+    if (d) RUNS.axes = d.axes;
     const bar = SP.el('div', { class: 'toolbar' },
       SP.el('label', {}, 'mode ', pick('scaling-mode', 'mode', ['both', 'strong', 'weak'], 'sp scaling --mode')),
-      SP.el('label', {}, 'x ', pick('scaling-x', 'x', ['auto', 'ranks', 'nodes', 'threads', 'cores'], 'The axis (sp scaling --x)')),
+      SP.el('label', {}, 'x ', pick('scaling-x', 'x', [...new Set(['auto', 'ranks', 'nodes', 'threads', 'cores', ...RUNS.axes, sc.x])], 'The axis (sp scaling --x): a count, or a metadata key the runs vary in')),
       SP.el('label', {}, SP.el('input', { type: 'checkbox', id: 'scaling-model', checked: sc.model, onchange: (e) => { sc.model = e.target.checked; redraw(); } }), ' model'),
       SP.el('label', { title: 'Rank the regions by their modelled share at this scale (sp scaling --predict X)' }, 'predict at ',
         SP.el('input', { id: 'scaling-predict', type: 'number', min: 1, value: sc.predict, style: 'width: 7em', onchange: (e) => { sc.predict = e.target.value; redraw(); } })),

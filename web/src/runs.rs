@@ -20,7 +20,7 @@ use sp::analysis::compare::{nway, DiffOptions, DiffOrder, Metric};
 use sp::analysis::events::Loaded;
 use sp::analysis::report::{Format, Reading};
 use sp::analysis::runs::{self, Run, RunsOptions, RunsTable};
-use sp::analysis::scaling::{write_scaling, Axis, Mode, ScalingTable};
+use sp::analysis::scaling::{metadata_axes, write_scaling, Axis, Mode, ScalingTable};
 use sp::analysis::Selection;
 use sp::chart::color::Theme;
 use sp::chart::plot::{self, Input, PlotOptions};
@@ -125,7 +125,8 @@ fn diff_json(runs: &[Run], baseline: usize, metric: Metric, req: &Json) -> Answe
 
 /// The scaling study of `files` (in the table's order), as `sp scaling FILES…` and `sp plot
 /// KIND FILES…` make it. Request: `scaling {files, mode, x, model, predict, kind, theme}`.
-/// Answer: `text` (the table `sp scaling` prints), `downloads.csv`/`downloads.json` (its
+/// Answer: `axes` (the metadata keys the runs can be scaled over, beside ranks, nodes,
+/// threads and cores), `text` (the table `sp scaling` prints), `downloads.csv`/`downloads.json` (its
 /// `--format csv|json` bytes) and `svg`, the chart of `kind` (`speedup`,
 /// `scaling_efficiency`, `weak_scaling`, `weak_scaling_efficiency` or `scaling_model`, the
 /// fitted models' curves), `sp plot`'s bytes.
@@ -178,6 +179,7 @@ pub fn scaling(files: &[(u64, &Opened)], req: &Json) -> Answer {
     let svg = plot::render(kind, &inputs, &opts, "chart.svg")
         .map_err(|e| format!("No {} chart: {e}.", kind.name()))?;
     Ok(json!({
+        "axes": metadata_axes(&runs),
         "text": text(Format::Table)?,
         "downloads": { "csv": text(Format::Csv)?, "json": text(Format::Json)? },
         "svg": String::from_utf8_lossy(&svg),

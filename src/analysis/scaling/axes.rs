@@ -115,6 +115,23 @@ impl Axis {
     }
 }
 
+/// The metadata keys every run recorded, with more than one value among them: the axes a
+/// sweep over a setting of its own (a problem size, a solver) can use, in the first run's
+/// order. The run's label varies by design and is left out.
+pub fn metadata_axes(runs: &[Run]) -> Vec<String> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    (first.metadata.iter())
+        .filter(|(key, value)| {
+            key != "label"
+                && runs.iter().all(|r| r.meta(key).is_some())
+                && runs.iter().any(|r| r.meta(key) != Some(value.as_str()))
+        })
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
 /// A run's position on the axis.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum XValue {
@@ -167,5 +184,45 @@ impl fmt::Display for AxisError {
                 "{run}: the {axis} axis needs {field:?} in every run's metadata, and this run did not record it"
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(metadata: &[(&str, &str)]) -> Run {
+        Run {
+            file: "f.h5".into(),
+            label: "f".into(),
+            host: None,
+            start: None,
+            ranks: 1,
+            nodes: None,
+            threads: None,
+            cores: None,
+            wall: 0.0,
+            metadata: (metadata.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn metadata_axes_are_the_keys_every_run_has_that_vary() {
+        let runs = [
+            run(&[
+                ("label", "a"),
+                ("size", "64"),
+                ("solver", "cg"),
+                ("host", "n1"),
+            ]),
+            run(&[("label", "b"), ("size", "128"), ("solver", "cg")]),
+            run(&[("solver", "gmres"), ("size", "256"), ("label", "c")]),
+        ];
+        assert_eq!(metadata_axes(&runs), ["size", "solver"]);
+        assert_eq!(metadata_axes(&runs[..1]), Vec::<String>::new());
+        assert!(metadata_axes(&[]).is_empty());
     }
 }

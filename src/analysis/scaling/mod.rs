@@ -19,7 +19,7 @@ use std::fmt;
 use crate::analysis::runs::stats::mean;
 use crate::analysis::runs::Run;
 
-pub use axes::{Axis, AxisError, XValue};
+pub use axes::{metadata_axes, Axis, AxisError, XValue};
 pub use output::write_scaling;
 
 /// The four scaling charts (`sp plot KIND`, `export plot-data --plots KIND`).
