@@ -214,6 +214,13 @@ impl Session {
     /// sentence naming it and is not kept.
     pub fn open(&mut self, name: String, bytes: Bytes) -> Answer {
         let source = Source::new(bytes);
+        source.opening(true);
+        let answer = self.open_source(name, source.clone());
+        source.opening(false);
+        answer
+    }
+
+    fn open_source(&mut self, name: String, source: Source) -> Answer {
         let size = source.len();
         let mut magic = [0u8; 8];
         if source.read_exact_at(0, &mut magic).is_ok() && magic == sp::trace::MAGIC {
