@@ -120,7 +120,9 @@ fn reference_tools(calls: &[Value], name: &str) -> Vec<Value> {
     serde_json::from_slice(&out.stdout).expect("reference JSON")
 }
 
-/// Asserts `ours` equals `theirs`: the same keys and strings, numbers within 1e-9 relative.
+/// Asserts `ours` equals `theirs`: the same keys in the same order (serde_json keeps
+/// the order of the text, as the reference's dicts keep theirs), the same strings,
+/// numbers within 1e-9 relative.
 fn assert_same(at: &str, ours: &Value, theirs: &Value) {
     match (ours, theirs) {
         (Value::Number(a), Value::Number(b)) => {
@@ -132,11 +134,7 @@ fn assert_same(at: &str, ours: &Value, theirs: &Value) {
             );
         }
         (Value::Object(a), Value::Object(b)) => {
-            let keys = |m: &serde_json::Map<String, Value>| {
-                let mut k: Vec<String> = m.keys().cloned().collect();
-                k.sort();
-                k
-            };
+            let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
             assert_eq!(keys(a), keys(b), "{at}: keys");
             for (k, v) in a {
                 assert_same(&format!("{at}.{k}"), v, &b[k]);

@@ -140,7 +140,8 @@ fn compare_kinds(kinds: &[&str], input: &Path, args: &[&str], format: &str, tag:
     compare_files(&[input], kinds, args, format, tag)
 }
 
-/// The same JSON values (floats within 1e-9; the reference's NaN is our null).
+/// The same JSON values (floats within 1e-9; the reference's NaN is our null), with every
+/// object's keys in the reference's order (serde_json keeps the order of the text).
 fn assert_same_json(ours: &str, theirs: &str, at: &str) {
     let theirs = theirs.replace("NaN", "null");
     let (a, b): (Value, Value) = (

@@ -268,21 +268,26 @@ fn metadata_payload(profile: &Profile, full: bool) -> Json {
     Json::Object(payload)
 }
 
-/// One row of `summary.region_rows` as the reference's dict: `call_path` joined with
-/// " > ", and absent for a row without one.
+/// One row of `summary.region_rows` as the reference's dict, its keys in the dict's order:
+/// `call_path` joined with " > " and the GPU times after `total`; a row without a call
+/// path (a region's summary) has the GPU times after `name`.
 fn row_json(row: &RegionRow) -> Json {
     let f = |v: Option<f64>| number(v);
     let mut m = Map::new();
+    let gpu = [("gpu_total", row.gpu_total), ("gpu_avg", row.gpu_avg)];
     m.insert("name".into(), json!(row.name));
     if let Some(path) = &row.call_path {
         m.insert("call_path".into(), json!(path.join(" > ")));
+    } else {
+        m.extend(gpu.map(|(k, v)| (k.to_owned(), f(v))));
     }
     m.insert("num_ranks".into(), json!(row.num_ranks));
     m.insert("calls".into(), json!(row.calls));
+    m.insert("total".into(), f(row.total));
+    if row.call_path.is_some() {
+        m.extend(gpu.map(|(k, v)| (k.to_owned(), f(v))));
+    }
     for (key, value) in [
-        ("total", row.total),
-        ("gpu_total", row.gpu_total),
-        ("gpu_avg", row.gpu_avg),
         ("coverage", row.coverage),
         ("exclusive", row.exclusive),
         ("avg", row.avg),

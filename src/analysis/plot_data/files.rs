@@ -364,7 +364,10 @@ fn kind_table(
     if runs.len() > 1 {
         let names: Vec<&str> = colors.iter().map(String::as_str).collect();
         for (k, v) in all.extra.iter_mut() {
-            if *k == "colors" {
+            // The gantt lists them in the order the regions come, the others sorted.
+            if *k == "colors" && kind == Kind::Gantt {
+                *v = super::region_colors_in_order(&names);
+            } else if *k == "colors" {
                 *v = super::region_colors(&names);
             }
         }

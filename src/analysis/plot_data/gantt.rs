@@ -9,7 +9,7 @@ use super::fixed_header;
 use std::collections::HashMap;
 
 use super::durations::rank_row;
-use super::{first_start, region_colors, regions, Cell, Kind, Options, Run, Table};
+use super::{first_start, region_colors_in_order, regions, Cell, Kind, Options, Run, Table};
 use crate::analysis::calltree;
 use crate::analysis::selection::Selection;
 use crate::analysis::{Error, Result};
@@ -117,7 +117,7 @@ pub fn table(run: &Run, opts: &Options, json: bool) -> Result<Table> {
         rows,
         rows_key: "intervals",
         extra: vec![
-            ("colors", region_colors(&names)),
+            ("colors", region_colors_in_order(&names)),
             ("file_ranks", serde_json::Value::Object(file_ranks)),
         ],
     })

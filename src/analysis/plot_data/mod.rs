@@ -442,9 +442,32 @@ pub fn region_colors(names: &[&str]) -> serde_json::Value {
     serde_json::Value::Object(map)
 }
 
+/// [`region_colors`] with the names in the order they first come, as the gantt's JSON
+/// lists them (the colours are still those of the sorted names).
+pub fn region_colors_in_order(names: &[&str]) -> serde_json::Value {
+    let sorted = region_colors(names);
+    let mut map = serde_json::Map::new();
+    for name in names {
+        if let (false, Some(color)) = (map.contains_key(*name), sorted.get(*name)) {
+            map.insert(name.to_string(), color.clone());
+        }
+    }
+    serde_json::Value::Object(map)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colours_in_the_order_of_first_use_keep_the_sorted_colours() {
+        let sorted = region_colors(&["b", "a", "b"]);
+        let in_order = region_colors_in_order(&["b", "a", "b"]);
+        let keys: Vec<&String> = in_order.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["b", "a"]);
+        assert_eq!(in_order["a"], sorted["a"]);
+        assert_eq!(in_order["b"], sorted["b"]);
+    }
 
     #[test]
     fn linspace_and_colours_as_numpy_and_matplotlib() {

@@ -104,8 +104,9 @@ pub fn write_json(table: &Table, out: &mut impl Write) -> io::Result<()> {
         })
         .collect();
     let mut extra = table.extra.iter().peekable();
-    // Keys the reference writes before its rows (the imbalance's `metric`).
-    while let Some((k, v)) = extra.next_if(|(k, _)| *k == "metric") {
+    // Keys the reference writes before its rows: the imbalance's `metric`, the compact
+    // call graph's `regions` (before its `edges`).
+    while let Some((k, v)) = extra.next_if(|(k, _)| matches!(*k, "metric" | "regions")) {
         doc.insert(k.to_string(), v.clone());
     }
     doc.insert(table.rows_key.into(), Value::Array(rows));
