@@ -410,3 +410,16 @@ test('a selected region shows its detail: each rank as sp inspect --flat --ranks
   assert.equal(await page.$eval('#region-detail', (p) => p.hidden), true);
   await page.close();
 });
+
+test('a region\'s detail names its tags, as the profile stores them', async () => {
+  const page = await open(path.join(ROOT, 'tests/corpus/golden/python_rich_rich.h5'));
+  await showView(page, 'regions');
+  const head = async (name) => {
+    await page.click(`#region-table tbody tr[data-name="${name}"]`);
+    await page.waitForFunction((n) => { const p = document.querySelector('#region-detail'); return !p.hidden && p.querySelector('header').textContent.startsWith(n + ' ·'); }, name);
+    return page.$eval('#region-detail header', (h) => h.textContent);
+  };
+  assert.match(await head('solve'), / · tags a, b\b/);
+  assert.doesNotMatch(await head('io'), /tags/);
+  await page.close();
+});

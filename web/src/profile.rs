@@ -22,7 +22,7 @@ use sp::chart::color::Theme;
 use sp::chart::plot::{self, Input, PlotOptions};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
-use sp::schema::{EventReader, Profile};
+use sp::schema::{region_tags, EventReader, Profile};
 
 use crate::download::Parts;
 use crate::messages;
@@ -321,6 +321,11 @@ impl Opened {
         facts.extend(source);
         let gpu = (rows.iter().filter_map(|r| r.1.gpu_total)).reduce(|a, b| a + b);
         facts.extend(gpu.map(|g| format!("GPU {}", duration_text(Some(g)))));
+        let tags = region_tags(&self.file, name)
+            .map_err(|e| messages::profile(&self.name, &sp::analysis::Error::from(e)))?;
+        if !tags.is_empty() {
+            facts.push(format!("tags {}", tags.join(", ")));
+        }
         if rows.len() > DETAIL_RANKS {
             facts.push(format!("the {DETAIL_RANKS} with the most time"));
         }

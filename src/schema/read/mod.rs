@@ -22,6 +22,7 @@ mod columnar;
 pub mod events;
 mod legacy;
 mod summaries;
+mod tags;
 #[cfg(test)]
 mod tests;
 
@@ -34,6 +35,8 @@ use super::error::Error;
 use super::metadata::{self, describe, MetaValue, Metadata};
 use super::names;
 use super::profile::{Depth, Profile, ProfileLayout, RankCalls, Region};
+
+pub use tags::region_tags;
 
 /// The newest schema this crate reads.
 pub const NEWEST_SCHEMA: i64 = 3;
