@@ -143,6 +143,8 @@ pub struct App {
     pub message: Option<String>,
     /// The region Detail shows.
     pub detail: Option<String>,
+    /// Its tags, read from the file when it was chosen.
+    pub detail_tags: Vec<String>,
     /// Lines of the last view drawn, for paging and scrolling.
     pub height: std::cell::Cell<usize>,
     /// The HDF5 listing, read on first view.
@@ -200,6 +202,7 @@ impl App {
             tick: 0,
             message: None,
             detail: None,
+            detail_tags: Vec::new(),
             height: std::cell::Cell::new(20),
             hdf5_lines: std::cell::OnceCell::new(),
             diff: Default::default(),
@@ -225,6 +228,25 @@ impl App {
         }
         app.recompute();
         app
+    }
+
+    /// Shows region `name` in Detail, reading its tags (which the index leaves out).
+    pub fn show_detail(&mut self, name: String) {
+        let doc = &self.docs[0];
+        self.detail_tags = match doc
+            .file
+            .as_deref()
+            .map(|f| sp::schema::region_tags(f, &name))
+        {
+            Some(Ok(tags)) => tags,
+            Some(Err(e)) => {
+                self.message = Some(format!("{}: tags not read: {e}", doc.name));
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        self.detail = Some(name);
+        self.view = View::Detail;
     }
 
     /// The views this run has (Compare with two files, the profile views for a profile).

@@ -99,9 +99,8 @@ fn act(app: &mut App, k: KeyEvent, ctrl: bool) {
         }
         KeyCode::Char('p') => percentiles(app),
         KeyCode::Enter if app.view == View::Regions => {
-            if let Some(row) = app.selected_row() {
-                app.detail = Some(row.name.clone());
-                app.view = View::Detail;
+            if let Some(name) = app.selected_row().map(|row| row.name.clone()) {
+                app.show_detail(name);
             }
         }
         _ => super::views::key(app, k.code, ctrl),

@@ -451,3 +451,15 @@ fn the_progress_bar_fills_in_eighths() {
     assert_eq!(views::bar(100, 100, 4), "▕████▏");
     assert_eq!(views::bar(7, 0, 2), "▕  ▏");
 }
+
+#[test]
+fn detail_names_the_regions_tags() {
+    let mut app = open(&["corpus/golden/python_rich_rich.h5"], Look::mono());
+    app.show_detail("solve".into());
+    assert_eq!(app.detail_tags, ["a", "b"]);
+    let screen = text(&render(&mut app, 100, 24));
+    assert!(screen.contains("solve  tags a, b"), "{screen}");
+    app.show_detail("io".into());
+    assert!(app.detail_tags.is_empty());
+    assert!(!text(&render(&mut app, 100, 24)).contains("tags"));
+}

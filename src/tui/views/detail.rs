@@ -1,6 +1,7 @@
 //! Region detail (Enter on a row): the region's rows per rank (calls, total, avg, min, max,
 //! as `sp inspect --flat --ranks R`), its percentiles (read in the background), where it is
-//! in the source (`file:line`, and the line's text when the file is readable here), and the
+//! in the source (`file:line`, and the line's text when the file is readable here), its
+//! tags, and the
 //! first calls of the chosen rank with their start, end and duration.
 
 use crossterm::event::KeyCode;
@@ -42,7 +43,15 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body);
 
     // Name, percentiles, source.
-    let mut lines = vec![Line::styled(shown(name), look.header())];
+    let mut title = vec![Span::styled(shown(name), look.header())];
+    if !app.detail_tags.is_empty() {
+        let tags = app.detail_tags.iter().map(|t| shown(t)).collect::<Vec<_>>();
+        title.push(Span::styled(
+            format!("  tags {}", tags.join(", ")),
+            look.dim(),
+        ));
+    }
+    let mut lines = vec![Line::from(title)];
     let pct = match app.percentiles_of(name) {
         Some(Pct::Computing) => "p50/p95/p99: computing…".to_string(),
         Some(Pct::Done(p)) => format!(
