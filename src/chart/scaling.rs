@@ -37,13 +37,8 @@ pub fn scene(
             "scaling efficiency needs a count of ranks, threads or cores on the x axis".into(),
         ));
     }
-    // The regions with most time at the baseline, largest first.
-    let mut curves: Vec<&scaling::RegionCurve> = table.regions.iter().collect();
-    let at_base = |c: &scaling::RegionCurve| c.points.first().map_or(0.0, |p| p.per_rank);
-    curves.sort_stable_by(|a, b| at_base(b).total_cmp(&at_base(a)));
-    let limit = opts.top_n.unwrap_or(DEFAULT_REGIONS).max(1);
-    let dropped = curves.len().saturating_sub(limit);
-    curves.truncate(limit);
+    let shown = top_regions(&table, opts.top_n);
+    let curves: Vec<&scaling::RegionCurve> = shown.iter().map(|&i| &table.regions[i]).collect();
 
     let theme = opts.theme;
     let width = opts.width.clamp(400.0, 20_000.0);
@@ -52,18 +47,7 @@ pub fn scene(
     let title = table.title(kind);
     scene.title = title.clone();
     scene.desc = opts.command.clone();
-    let mut sub = format!(
-        "{} runs · {} of {} regions common to every run",
-        runs.len(),
-        curves.len(),
-        table.regions.len()
-    );
-    if dropped > 0 {
-        sub.push_str(&format!(
-            " (the {} with most time per rank at the baseline)",
-            curves.len()
-        ));
-    }
+    let sub = regions_line(runs.len(), curves.len(), table.regions.len());
     let mut lines = vec![sub, ideal_note(kind).to_string()];
     let x_is_log = numeric.as_ref().is_some_and(|xs| doubles(xs));
     if x_is_log {
@@ -266,6 +250,27 @@ pub fn scene(
     }
     scene.height = below + PAD;
     Ok(scene)
+}
+
+/// The regions drawn (their indices in `table`): those with most time per rank at the
+/// baseline, largest first, at most `top_n` (else [`DEFAULT_REGIONS`]).
+pub(super) fn top_regions(table: &ScalingTable, top_n: Option<usize>) -> Vec<usize> {
+    let at_base = |i: &usize| table.regions[*i].points.first().map_or(0.0, |p| p.per_rank);
+    let mut shown: Vec<usize> = (0..table.regions.len()).collect();
+    shown.sort_stable_by(|a, b| at_base(b).total_cmp(&at_base(a)));
+    shown.truncate(top_n.unwrap_or(DEFAULT_REGIONS).max(1));
+    shown
+}
+
+/// The subtitle's line of how many runs and regions are drawn, and which when some are not.
+pub(super) fn regions_line(runs: usize, shown: usize, regions: usize) -> String {
+    let mut line = format!("{runs} runs · {shown} of {regions} regions common to every run");
+    if shown < regions {
+        line.push_str(&format!(
+            " (the {shown} with most time per rank at the baseline)"
+        ));
+    }
+    line
 }
 
 /// The subtitle's words for the ideal line.

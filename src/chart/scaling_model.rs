@@ -9,15 +9,14 @@ use super::color::region;
 use super::font;
 use super::frame::{header, x_axis, y_axis, Axis, Furniture, PAD, TEXT};
 use super::plot::PlotOptions;
-use super::scaling::DEFAULT_REGIONS;
+use super::scaling::{regions_line, top_regions};
 use super::scene::{Anchor, Scene, Shape, Style};
 use super::text::fit_middle;
 use crate::analysis::runs::Run;
 use crate::analysis::scaling::model::MIN_POINTS;
-use crate::analysis::scaling::{Fitted, ScalingTable};
+use crate::analysis::scaling::{Fitted, RegionCurve, ScalingTable};
 use crate::analysis::units::python_g;
 use crate::analysis::{Error, Result};
-use crate::sort::SortSlice;
 
 /// Points each model's line is drawn through, evenly spaced on the x scale.
 const CURVE_POINTS: usize = 64;
@@ -42,15 +41,9 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
         )));
     };
     let models = table.models();
-    // The regions with most time per rank at the baseline, largest first, with their models.
-    let mut curves: Vec<(&crate::analysis::scaling::RegionCurve, &Fitted)> =
-        table.regions.iter().zip(&models).collect();
-    let at_base =
-        |c: &crate::analysis::scaling::RegionCurve| c.points.first().map_or(0.0, |p| p.per_rank);
-    curves.sort_stable_by(|a, b| at_base(b.0).total_cmp(&at_base(a.0)));
-    let limit = opts.top_n.unwrap_or(DEFAULT_REGIONS).max(1);
-    let dropped = curves.len().saturating_sub(limit);
-    curves.truncate(limit);
+    let curves: Vec<(&RegionCurve, &Fitted)> = (top_regions(&table, opts.top_n).into_iter())
+        .map(|i| (&table.regions[i], &models[i]))
+        .collect();
 
     let theme = opts.theme;
     let width = opts.width.clamp(400.0, 20_000.0);
@@ -59,18 +52,7 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
     let title = format!("Scaling models: time per rank over {}", table.axis.label());
     scene.title = title.clone();
     scene.desc = opts.command.clone();
-    let mut sub = format!(
-        "{} runs · {} of {} regions common to every run",
-        runs.len(),
-        curves.len(),
-        table.regions.len()
-    );
-    if dropped > 0 {
-        sub.push_str(&format!(
-            " (the {} with most time per rank at the baseline)",
-            curves.len()
-        ));
-    }
+    let sub = regions_line(runs.len(), curves.len(), table.regions.len());
     let fitted = curves.iter().filter(|c| c.1.model.is_some()).count();
     let mut lines = vec![
         sub,
