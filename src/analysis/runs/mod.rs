@@ -136,9 +136,14 @@ pub fn read<R: ReadAt>(
 ) -> Result<Run> {
     let profile = match metric.reading() {
         Reading::Full => load::read_full(file)?,
-        _ => match load::read_summary(file) {
-            Err(Error::NoSummary) => load::read_full(file)?,
-            other => other?,
+        // The stored statistics alone, when the file has them: the index's source strings
+        // and spans are no part of a run.
+        _ => match crate::schema::read::read_statistics(file)? {
+            Some(profile) => profile,
+            None => match load::read_summary(file) {
+                Err(Error::NoSummary) => load::read_full(file)?,
+                other => other?,
+            },
         },
     };
     Ok(Run::of(name, &profile, selection))
@@ -288,6 +293,28 @@ impl<'a> RunsTable<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The run from the stored statistics alone ([`read`]) is the run of the whole index
+    /// read, on profiles of 1 to 4 ranks and of another maker.
+    #[test]
+    fn the_statistics_alone_give_the_index_run() {
+        for name in [
+            "tests/golden/scaling/strong/ranks1.h5",
+            "tests/golden/scaling/strong/ranks4.h5",
+            "tests/golden/scaling/weak/ranks4.h5",
+            "tests/golden/h5_c_schema2/expected/profiling_data.h5",
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+            let file = File::open(std::fs::read(path).unwrap()).unwrap();
+            assert!(crate::schema::read::read_statistics(&file)
+                .unwrap()
+                .is_some());
+            let lean = read(name, &file, &Selection::all(), Metric::Total).unwrap();
+            let index = Run::of(name, &load::read_summary(&file).unwrap(), &Selection::all());
+            assert!(lean.rows.len() > 1 && lean.ranks >= 1, "{name}");
+            assert_eq!(lean, index, "{name}");
+        }
+    }
 
     #[test]
     fn stems() {

@@ -21,6 +21,7 @@ mod aggregate;
 mod columnar;
 pub mod events;
 mod legacy;
+mod statistics;
 mod summaries;
 mod tags;
 #[cfg(test)]
@@ -36,6 +37,7 @@ use super::metadata::{self, describe, MetaValue, Metadata};
 use super::names;
 use super::profile::{Depth, Profile, ProfileLayout, RankCalls, Region};
 
+pub use statistics::read_statistics;
 pub use tags::region_tags;
 
 /// The newest schema this crate reads.
