@@ -400,6 +400,37 @@ fn a_repeated_rank_keeps_its_first_place_and_its_last_row() {
     assert_eq!(rows_of(&rows), [(3, 6), (1, 5), (0, 4)]);
 }
 
+/// The assembly merges a region's repeated ranks only when its rows did not come in
+/// ascending rank order, and leaves the other regions' rows as they came.
+#[test]
+fn assembly_merges_only_regions_out_of_rank_order() {
+    use crate::schema::profile::RankCalls;
+    let row = |rank: u32, line: i64| RankCalls {
+        rank,
+        source_line: Some(line),
+        ..RankCalls::default()
+    };
+    let names = ["a".to_string(), "b".to_string(), "c".to_string()];
+    let mut out = super::Assembly::new(&names, &[0, 0, 0, 2, 2]);
+    for (id, r) in [(0, row(0, 1)), (2, row(1, 2)), (0, row(2, 3))] {
+        out.push(id, r);
+    }
+    out.push(0, row(0, 4));
+    out.push(2, row(4, 5));
+    let regions = out.finish();
+    let rows_of = |i: usize| -> Vec<(u32, i64)> {
+        (regions[i].ranks.iter())
+            .map(|r| (r.rank, r.source_line.unwrap_or(-1)))
+            .collect()
+    };
+    assert_eq!(
+        regions.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+        ["a", "c"]
+    );
+    assert_eq!(rows_of(0), [(0, 4), (2, 3)]);
+    assert_eq!(rows_of(1), [(1, 2), (4, 5)]);
+}
+
 /// The index's source strings are shared: every row naming the same file holds one
 /// allocation (a 100,000-rank index held a million copies), and empty strings are `None`.
 #[test]
