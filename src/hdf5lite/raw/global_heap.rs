@@ -51,6 +51,8 @@ pub struct GlobalHeapCollection {
     bytes: Vec<u8>,
     /// The objects in stored order.
     slots: Vec<Slot>,
+    /// Only the objects of the collection's first bytes were read ([`Self::read_prefix`]).
+    prefix: bool,
 }
 
 /// Two collections are equal when they hold the same objects, however they are laid out.
@@ -109,6 +111,42 @@ impl GlobalHeapCollection {
         widths: Widths,
         limits: &Limits,
     ) -> Result<GlobalHeapCollection> {
+        let size = Self::size_at(src, address, widths, limits)?;
+        let mut buf = vec![0u8; size as usize];
+        src.read_exact_at(address, &mut buf)?;
+        Self::parse(buf, address, widths)
+    }
+
+    /// The objects within the first `prefix` bytes of the collection at `address` (all of
+    /// it when it is no larger; [`is_prefix`](Self::is_prefix) says which). A scalar
+    /// attribute's string is then found without reading and parsing a collection that
+    /// also holds every row's strings: a writer stores the attributes' first, and W3's
+    /// first collection is 1.2 MiB of 43,502 objects, read four times to open it for a run.
+    pub fn read_prefix<R: ReadAt + ?Sized>(
+        src: &R,
+        address: u64,
+        widths: Widths,
+        limits: &Limits,
+        prefix: u64,
+    ) -> Result<GlobalHeapCollection> {
+        let size = Self::size_at(src, address, widths, limits)?;
+        let mut buf = vec![0u8; size.min(prefix) as usize];
+        src.read_exact_at(address, &mut buf)?;
+        Self::parse_part(buf, address, widths, size > prefix)
+    }
+
+    /// Whether only the collection's first objects were read.
+    pub fn is_prefix(&self) -> bool {
+        self.prefix
+    }
+
+    /// The size of the collection at `address`, checked against the file and `limits`.
+    fn size_at<R: ReadAt + ?Sized>(
+        src: &R,
+        address: u64,
+        widths: Widths,
+        limits: &Limits,
+    ) -> Result<u64> {
         let head_len = 8 + usize::from(widths.length);
         let mut head = vec![0u8; head_len];
         src.read_exact_at(address, &mut head)?;
@@ -139,14 +177,23 @@ impl GlobalHeapCollection {
             ))
             .at(address));
         }
-        let mut buf = vec![0u8; size as usize];
-        src.read_exact_at(address, &mut buf)?;
-        Self::parse(buf, address, widths)
+        Ok(size)
     }
 
     /// Parses a whole collection block (signature through the last byte) at `address`,
     /// keeping the block as the objects' buffer.
     pub fn parse(block: Vec<u8>, address: u64, widths: Widths) -> Result<GlobalHeapCollection> {
+        Self::parse_part(block, address, widths, false)
+    }
+
+    /// [`parse`](Self::parse) of a whole block, or with `prefix` of its first bytes: the
+    /// objects that lie wholly in them.
+    fn parse_part(
+        block: Vec<u8>,
+        address: u64,
+        widths: Widths,
+        prefix: bool,
+    ) -> Result<GlobalHeapCollection> {
         let mut c = Cursor::new(&block, address, widths);
         c.expect(GCOL, "global heap collection")?;
         let at = c.offset();
@@ -165,6 +212,9 @@ impl GlobalHeapCollection {
             let size = c.length()?;
             if index == 0 {
                 break; // free space: the rest of the collection
+            }
+            if prefix && usize::try_from(size).is_ok_and(|n| n > c.remaining()) {
+                break; // past the bytes read
             }
             let len = usize::try_from(size)
                 .ok()
@@ -188,6 +238,7 @@ impl GlobalHeapCollection {
         Ok(GlobalHeapCollection {
             bytes: block,
             slots,
+            prefix,
         })
     }
 
@@ -355,6 +406,28 @@ mod tests {
         assert_eq!(back.get(3), Some("é".as_bytes()));
         assert_eq!(back.get(2), Some(&b""[..]));
         assert_eq!(back.get(4), None);
+    }
+
+    /// A prefix holds the objects wholly inside it, says it is one, and is the whole
+    /// collection when the collection is no larger.
+    #[test]
+    fn a_prefix_holds_the_first_objects() {
+        let objects: Vec<HeapObject> = (1..=600).map(|i| obj(i, &[i as u8; 20])).collect();
+        let bytes = enc(&GlobalHeapCollection::from_objects(&objects));
+        let read = |prefix| {
+            let (w, limits) = (Widths::STANDARD, &Limits::default());
+            GlobalHeapCollection::read_prefix(bytes.as_slice(), 0, w, limits, prefix).unwrap()
+        };
+        let head = read(4096);
+        assert!(head.is_prefix() && head.len() == (4096 - 16) / 40); // 102 objects of 40 bytes
+        assert_eq!(head.get(1), Some(&[1u8; 20][..]));
+        assert_eq!(
+            (head.get(102), head.get(103)),
+            (Some(&[102u8; 20][..]), None)
+        );
+        let whole = read(1 << 20);
+        assert!(!whole.is_prefix());
+        assert_eq!(whole, GlobalHeapCollection::from_objects(&objects));
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub enum Value {
 /// Finds the path of the object whose header is at an address, for references.
 pub(crate) type PathOf<'p> = &'p dyn Fn(u64) -> Result<Option<String>>;
 
+/// The bytes of a global heap collection read before the rest is needed (the attributes'
+/// strings lie at its start).
+const HEAP_PREFIX: u64 = 4096;
+
 /// Decodes elements, resolving variable-length data through the global heap (with a
 /// per-read cache of collections) and references through `path_of`.
 pub(crate) struct Decoder<'s, 'a> {
@@ -180,19 +184,29 @@ impl<'s, 'a> Decoder<'s, 'a> {
     }
 
     /// Object `index` of the global heap collection at `addr`.
+    /// A collection is first read for its first [`HEAP_PREFIX`] bytes, and whole when an
+    /// object lies past them.
     fn heap_object(&mut self, addr: u64, index: u32, at: u64) -> Result<&[u8]> {
+        let abs = self.src.absolute(addr)?;
+        let (w, limits) = (self.src.widths(), self.src.limits());
         if self.current.as_ref().is_none_or(|(a, _)| *a != addr) {
             let heap = match self.heaps.remove(&addr) {
                 Some(heap) => heap,
-                None => {
-                    let abs = self.src.absolute(addr)?;
-                    let w = self.src.widths();
-                    GlobalHeapCollection::read(self.src.reader(), abs, w, self.src.limits())?
-                }
+                None => GlobalHeapCollection::read_prefix(
+                    self.src.reader(),
+                    abs,
+                    w,
+                    limits,
+                    HEAP_PREFIX,
+                )?,
             };
             if let Some((old, collection)) = self.current.replace((addr, heap)) {
                 self.heaps.insert(old, collection);
             }
+        }
+        if (self.current.as_ref()).is_some_and(|(_, h)| h.is_prefix() && h.get(index).is_none()) {
+            let heap = GlobalHeapCollection::read(self.src.reader(), abs, w, limits)?;
+            self.current = Some((addr, heap));
         }
         let Some((_, heap)) = &self.current else {
             return Err(Error::format("no global heap collection").at(at));
