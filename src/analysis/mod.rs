@@ -44,6 +44,7 @@ pub mod rows;
 pub mod runs;
 pub mod scaling;
 pub mod selection;
+pub mod sparkline;
 pub mod stacks;
 pub mod stored;
 pub mod timeline;

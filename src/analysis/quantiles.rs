@@ -14,6 +14,7 @@ use crate::io::ReadAt;
 use super::error::Result;
 use super::numeric::seconds;
 use super::progress::{Progress, CALL_BYTES};
+use super::sparkline::{Columns, Sparkline};
 use crate::schema::read::events::SUMMARY_BLOCK;
 use crate::schema::{EventReader, Span};
 use crate::schema::{RankCalls, Region};
@@ -64,6 +65,7 @@ pub fn region_percentiles<R: ReadAt>(
         ranks,
         (IN_MEMORY_CALLS, SUMMARY_BLOCK),
         None,
+        None,
     )
 }
 
@@ -77,7 +79,7 @@ pub fn region_percentiles_with<R: ReadAt>(
     progress: &Progress,
 ) -> Result<Percentiles> {
     let limits = (IN_MEMORY_CALLS, SUMMARY_BLOCK);
-    percentiles_in(reader, region, ranks, limits, Some(progress))
+    percentiles_in(reader, region, ranks, limits, Some(progress), None)
 }
 
 /// The bytes of calls ([`CALL_BYTES`] a call) [`region_percentiles`] reads: each call once,
@@ -90,15 +92,35 @@ pub fn percentiles_to_read(region: &Region, ranks: Option<&[u32]>) -> u64 {
     n.saturating_mul(CALL_BYTES).saturating_mul(passes)
 }
 
-/// Where a region's durations come from.
-struct Durations<'a, 'f, R: ReadAt> {
+/// The calls of a region's selected rows, streamed a block at a time: loaded rows as they
+/// are, the others read through the event columns. Percentiles and sparklines
+/// ([`super::sparkline`]) read a region through it, together in one pass when the page asks
+/// for both.
+pub(crate) struct CallBlocks<'a, 'f, R: ReadAt> {
     reader: Option<&'a EventReader<'f, R>>,
     rows: Vec<&'a RankCalls>,
     block: u64,
     progress: Option<&'a Progress>,
 }
 
-impl<R: ReadAt> Durations<'_, '_, R> {
+impl<'a, 'f, R: ReadAt> CallBlocks<'a, 'f, R> {
+    /// The calls of `region` on `ranks` (all when `None`), `block` at a time, their bytes
+    /// counted into `progress` and stopped within a block of its cancel.
+    pub(crate) fn new(
+        reader: Option<&'a EventReader<'f, R>>,
+        region: &'a Region,
+        ranks: Option<&[u32]>,
+        block: u64,
+        progress: Option<&'a Progress>,
+    ) -> Self {
+        CallBlocks {
+            reader,
+            rows: selected_rows(region, ranks),
+            block: block.max(1),
+            progress,
+        }
+    }
+
     fn count(&self) -> u64 {
         self.rows
             .iter()
@@ -106,8 +128,8 @@ impl<R: ReadAt> Durations<'_, '_, R> {
             .sum()
     }
 
-    /// Calls `f` with every duration (ns), a block at a time.
-    fn each_block(&self, mut f: impl FnMut(&[i64])) -> Result<()> {
+    /// Calls `f` with the starts and ends (ns) of every call, a block at a time.
+    pub(crate) fn each_block(&self, mut f: impl FnMut(&[i64], &[i64])) -> Result<()> {
         let step = |n: u64| match self.progress {
             Some(p) => {
                 p.advance(n.saturating_mul(CALL_BYTES));
@@ -115,11 +137,11 @@ impl<R: ReadAt> Durations<'_, '_, R> {
             }
             None => Ok(()),
         };
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
         for row in &self.rows {
             let Some(span) = row.span else {
-                let d: Vec<i64> = row.durations_ns().collect();
-                f(&d);
-                step(d.len() as u64)?;
+                f(&row.starts, &row.ends);
+                step(row.starts.len() as u64)?;
                 continue;
             };
             let Some(reader) = self.reader else {
@@ -130,59 +152,90 @@ impl<R: ReadAt> Durations<'_, '_, R> {
                     "the index points at events but the file has no /events".into(),
                 ));
             };
-            let mut done = 0;
+            // Blocks in order, each one's start deltas running on from the last start
+            // before it, so that starts are absolute as well as durations right.
+            let (mut done, mut base) = (0, 0);
             while done < span.count {
                 let n = (span.count - done).min(self.block);
-                // Each block's durations are right even where its prefix sum of start deltas
-                // starts from zero: a duration does not depend on where the block begins.
-                let calls = reader.read(Span {
+                starts.clear();
+                ends.clear();
+                let block = Span {
                     offset: span.offset + done,
                     count: n,
-                })?;
-                let d: Vec<i64> = calls
-                    .starts
-                    .iter()
-                    .zip(&calls.ends)
-                    .map(|(s, e)| e.wrapping_sub(*s))
-                    .collect();
-                f(&d);
+                };
+                reader.append_calls_after(block, base, &mut starts, &mut ends)?;
+                f(&starts, &ends);
+                base = starts.last().copied().unwrap_or(base);
                 done += n;
                 step(n)?;
             }
         }
         Ok(())
     }
+
+    /// Calls `f` with the durations (ns) of every call, a block at a time.
+    fn each_duration_block(&self, mut f: impl FnMut(&[i64])) -> Result<()> {
+        let mut d = Vec::new();
+        self.each_block(|starts, ends| {
+            d.clear();
+            d.extend(starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s)));
+            f(&d);
+        })
+    }
 }
 
+/// The percentiles of `region`'s calls on `ranks`, and, when `columns` is given, their
+/// sparkline summed into it from the same read (a pass of its own only for a region of more
+/// than `in_memory` calls, whose percentiles take several).
 fn percentiles_in<R: ReadAt>(
     reader: Option<&EventReader<'_, R>>,
     region: &Region,
     ranks: Option<&[u32]>,
     (in_memory, block): (u64, u64),
     progress: Option<&Progress>,
+    mut columns: Option<&mut Columns>,
 ) -> Result<Percentiles> {
     if let Some(p) = progress {
         p.check()?;
     }
-    let source = Durations {
-        reader,
-        rows: selected_rows(region, ranks),
-        block: block.max(1),
-        progress,
-    };
+    let source = CallBlocks::new(reader, region, ranks, block, progress);
     let n = source.count();
     let Some(last) = n.checked_sub(1) else {
         return Ok(Percentiles::default());
     };
     if n <= in_memory {
         let mut all: Vec<i64> = Vec::new();
-        source.each_block(|d| all.extend_from_slice(d))?;
+        source.each_block(|starts, ends| {
+            all.extend(starts.iter().zip(ends).map(|(s, e)| e.wrapping_sub(*s)));
+            if let Some(c) = columns.as_deref_mut() {
+                c.add(starts, ends);
+            }
+        })?;
         return Ok(of_durations(&all));
+    }
+    if let Some(c) = columns {
+        source.each_block(|starts, ends| c.add(starts, ends))?;
     }
     let (positions, wanted) = order_positions(last);
     let values = select(&source, &wanted)?;
     let at = |k: u64| seconds(values[wanted.binary_search(&k).unwrap_or(0)]);
     Ok(interpolated(last, &positions, at))
+}
+
+/// [`region_percentiles`] and the region's [`Sparkline`] over `window` in `columns`
+/// columns, from one read of its calls: what the page's percentile pass asks of an index
+/// row.
+pub fn region_percentiles_and_sparkline<R: ReadAt>(
+    reader: Option<&EventReader<'_, R>>,
+    region: &Region,
+    ranks: Option<&[u32]>,
+    window: (i64, i64),
+    columns: usize,
+) -> Result<(Percentiles, Sparkline)> {
+    let mut line = Columns::new(window, columns);
+    let limits = (IN_MEMORY_CALLS, SUMMARY_BLOCK);
+    let p = percentiles_in(reader, region, ranks, limits, None, Some(&mut line))?;
+    Ok((p, line.finish()))
 }
 
 /// Per quantile of [`QUANTILES`], the sorted positions numpy's linear method reads (the
@@ -509,7 +562,7 @@ fn key(d: i64) -> u64 {
 
 /// The durations at sorted positions `wanted` (ascending, unique), by radix selection:
 /// each pass reads every duration once and fixes the next 16 bits of every wanted key.
-fn select<R: ReadAt>(source: &Durations<'_, '_, R>, wanted: &[u64]) -> Result<Vec<i64>> {
+fn select<R: ReadAt>(source: &CallBlocks<'_, '_, R>, wanted: &[u64]) -> Result<Vec<i64>> {
     // Per wanted position: the key prefix fixed so far, and its rank among the keys with
     // that prefix.
     let mut prefix = vec![0u64; wanted.len()];
@@ -522,7 +575,7 @@ fn select<R: ReadAt>(source: &Durations<'_, '_, R>, wanted: &[u64]) -> Result<Ve
         prefixes.sort_ord_unstable();
         prefixes.dedup();
         let mut histograms = vec![vec![0u64; 1 << 16]; prefixes.len()];
-        source.each_block(|block| {
+        source.each_duration_block(|block| {
             for &d in block {
                 let k = key(d);
                 if let Ok(i) = prefixes.binary_search(&high(k)) {
@@ -665,15 +718,15 @@ mod tests {
         let want = numpy(&durations);
         let none: Option<&EventReader<'_, &[u8]>> = None;
         for in_memory in [0, u64::MAX] {
-            let got = percentiles_in(none, &region, None, (in_memory, 64), None).unwrap();
+            let got = percentiles_in(none, &region, None, (in_memory, 64), None, None).unwrap();
             assert_eq!(got, want, "in_memory {in_memory}");
         }
         assert_eq!(
-            percentiles_in(none, &region_of(&[]), None, (0, 64), None).unwrap(),
+            percentiles_in(none, &region_of(&[]), None, (0, 64), None, None).unwrap(),
             Percentiles::default()
         );
         assert_eq!(
-            percentiles_in(none, &region_of(&[42]), None, (0, 64), None).unwrap(),
+            percentiles_in(none, &region_of(&[42]), None, (0, 64), None, None).unwrap(),
             numpy(&[42])
         );
     }
@@ -689,11 +742,37 @@ mod tests {
         for region in &index.regions {
             let loaded = whole.region(&region.name).unwrap();
             let durations: Vec<i64> = loaded.ranks.iter().flat_map(|r| r.durations_ns()).collect();
+            // With its sparkline from the same read, in memory or over several passes, the
+            // percentiles are the same and so is the sparkline read on its own.
+            let window = crate::analysis::sparkline::window(&index, None).unwrap();
+            let alone = crate::analysis::sparkline::region_sparkline::<&[u8]>(
+                None, loaded, None, window, 40, None,
+            )
+            .unwrap();
             for in_memory in [0, u64::MAX] {
+                let limits = (in_memory, 1000);
+                let got = percentiles_in(reader.as_ref(), region, None, limits, None, None);
+                assert_eq!(
+                    got.unwrap(),
+                    numpy(&durations),
+                    "{} {in_memory}",
+                    region.name
+                );
+                let mut line = Columns::new(window, 40);
                 let got =
-                    percentiles_in(reader.as_ref(), region, None, (in_memory, 1000), None).unwrap();
-                assert_eq!(got, numpy(&durations), "{} {in_memory}", region.name);
+                    percentiles_in(reader.as_ref(), region, None, limits, None, Some(&mut line));
+                assert_eq!(
+                    got.unwrap(),
+                    numpy(&durations),
+                    "{} {in_memory}",
+                    region.name
+                );
+                assert_eq!(line.finish(), alone, "{} {in_memory}", region.name);
             }
+            let (p, line) =
+                region_percentiles_and_sparkline(reader.as_ref(), region, None, window, 40)
+                    .unwrap();
+            assert_eq!((p, line), (numpy(&durations), alone));
             assert_eq!(calls_to_read(region, None), durations.len() as u64);
             let progress = Progress::default();
             let got = region_percentiles_with(reader.as_ref(), region, None, &progress);

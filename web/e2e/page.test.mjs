@@ -200,6 +200,61 @@ test('index rows equal sp inspect --flat; percentiles are read on demand', async
   await page.close();
 });
 
+// Each region's sparkline as its definition gives it, from the calls `sp export json`
+// writes: the window from the first start to the last end of every call, 40 columns of
+// it, and in each the mean duration (s) of the calls starting there, null where none does.
+function sparklinesOf(file) {
+  const out = path.join(tmp, 'calls.json');
+  sp(['export', 'json', file, '-o', out]);
+  const rows = JSON.parse(fs.readFileSync(out, 'utf8')).regions;
+  let t0 = Infinity, t1 = -Infinity;
+  for (const r of rows) {
+    for (const s of r.start_times_ns) t0 = Math.min(t0, s);
+    for (const e of r.end_times_ns) t1 = Math.max(t1, e);
+  }
+  const width = t1 - t0 + 1;
+  const lines = {};
+  for (const r of rows) {
+    const acc = lines[r.name] || (lines[r.name] = { sums: new Array(40).fill(0), counts: new Array(40).fill(0) });
+    r.start_times_ns.forEach((s, i) => {
+      const c = Math.floor((s - t0) * 40 / width);
+      acc.sums[c] += r.end_times_ns[i] - s;
+      acc.counts[c] += 1;
+    });
+  }
+  return Object.fromEntries(Object.entries(lines).map(([name, a]) => [name, a.sums.map((sum, i) => (a.counts[i] ? sum / a.counts[i] / 1e9 : null))]));
+}
+
+test('each region row has a sparkline of its calls over the run, from the calls or with its percentiles', async () => {
+  const file = path.join(ROOT, 'tests/golden/h5_gzip_with_traces/expected/h5_gzip_with_traces.h5');
+  const want = sparklinesOf(file);
+  const page = await open(file, 'drop');
+  await showView(page, 'regions');
+  // The calls are loaded: every row's sparkline comes at once.
+  await page.waitForFunction(() => document.querySelectorAll('#region-table td.spark svg').length > 0);
+  await settled(page);
+  let got = await page.evaluate(() => Object.fromEntries(Object.entries(SP.current.spark).map(([k, v]) => [k, v.columns])));
+  assert.deepEqual(got, want);
+  const drawn = await page.$$eval('#region-table tbody tr:not(.own)', (trs) => trs.map((tr) => !!tr.querySelector('td.spark svg polyline, td.spark svg circle')));
+  assert.ok(drawn.every(Boolean), 'every row draws its sparkline');
+  await screenshot(page, '2-regions-sparklines');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, '2-regions-sparklines-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  // Index rows: the sparkline waits, and comes with the region's percentiles, from one read.
+  await page.click('.seg button:nth-child(2)');
+  await settled(page);
+  assert.ok(await page.$('td.spark.pending'), 'index rows wait for their calls');
+  const before = await page.evaluate(() => SP.current.io);
+  await page.click('text=compute percentiles');
+  await page.waitForFunction(() => !SP.current.pctBusy && !document.querySelector('td.pending'));
+  got = await page.evaluate(() => Object.fromEntries(Object.entries(SP.current.spark).map(([k, v]) => [k, v.columns])));
+  assert.deepEqual(got, want);
+  const io = await page.evaluate(() => SP.current.io);
+  assert.ok(io.bytes - before.bytes <= io.size, JSON.stringify([before, io]));
+  await page.close();
+});
+
 test('overview, ranks, metadata: the views read well and a heatmap click selects rank and region', async () => {
   const file = path.join(ROOT, 'tests/golden/mixed/expected/merged.h5');
   const page = await open(file, 'drop');

@@ -207,6 +207,7 @@ SP.invalidate = (fs) => {
   fs.gen++;
   fs.data = {};
   fs.pct = {};
+  fs.spark = {};
   SP.refreshView(fs);
 };
 
@@ -278,7 +279,7 @@ SP.refreshView = async (fs, force) => {
 // What a kept view's drawing depends on besides its own in-place redraws: the file and its
 // generation of data, the call tree's state, the percentiles read, the selection and the
 // window's size.
-SP.viewStamp = (fs) => [fs.id, fs.gen, fs.tree, fs.treeError, fs.pctBusy, Object.keys(fs.pct || {}).length,
+SP.viewStamp = (fs) => [fs.id, fs.gen, fs.tree, fs.treeError, fs.pctBusy, Object.keys(fs.pct || {}).length, Object.keys(fs.spark || {}).length,
   fs.selection.region, fs.selection.rank, innerWidth, innerHeight].join('|');
 
 SP.renderTabs = () => {

@@ -11,6 +11,7 @@ SP.table = {
     { key: 'percent', label: '% session', title: 'Share of the scope_profiler.session total' },
     { key: 'parent_percent', label: '% parent', title: 'Share of the enclosing row\'s wall-clock coverage' },
     { key: 'avg', label: 'avg', sort: 'avg', title: 'Mean time per call' },
+    { key: 'spark', label: 'over time', title: 'Mean time per call over the run, every row on the same time axis and scaled to its own peak' },
     { key: 'min', label: 'min', sort: 'min' },
     { key: 'max', label: 'max', sort: 'max' },
     { key: 'std', label: 'std', sort: 'std', title: 'Standard deviation of the call times' },
@@ -41,6 +42,7 @@ SP.table.render = (fs, root) => {
   const data = fs.data.table;
   if (data.error) { root.replaceChildren(SP.el('p', { class: 'error', text: data.error })); return; }
   fs.pct = fs.pct || {};
+  fs.spark = fs.spark || {};
   fs.collapsed = fs.collapsed || new Set();
   const rows = data.rows;
   // Columns no row has a value in are left out: GPU times without GPU timing, % session
@@ -85,6 +87,7 @@ SP.table.render = (fs, root) => {
   const table = SP.el('table', { class: 'grid regions', id: 'region-table' }, thead, tbody);
   root.replaceChildren(T.toolbar(fs, data, lazy), table, T.legend(fs, data, rows), SP.el('section', { id: 'region-detail', class: 'region-detail', hidden: true }));
   if (fs.selection.region) T.detail(fs, fs.selection.region);
+  if (!lazy && !T.hidden.has('spark')) T.sparklines(fs, rows.filter((r) => r.calls > 0 && !fs.spark[r.name]).map((r) => r.name));
   const sel = tbody.querySelector('tr.selected');
   if (sel) sel.scrollIntoView({ block: 'nearest' });
 };
@@ -99,6 +102,7 @@ SP.table.cell = (fs, row, c, ctx) => {
   }
   if (c.key === 'ranks') return SP.el('td', { dataset: { k: 'ranks', v: row.ranks }, text: String(row.ranks) });
   if (c.key === 'calls') return SP.el('td', { dataset: { k: 'calls', v: row.calls }, text: row.t.calls });
+  if (c.key === 'spark') return SP.table.sparkCell(fs, row, ctx);
   let v = row.v[c.key];
   let t = row.t[c.key];
   if (c.pct && v === null && ctx.lazy && row.calls > 0) {
@@ -207,6 +211,68 @@ SP.table.key = (fs, e) => {
   }
 };
 
+// A row's sparkline (the library's columns, drawn as a line with gaps where no call
+// started), or '…' while an index row's calls are not read yet.
+SP.table.sparkCell = (fs, row, ctx) => {
+  const line = fs.spark[row.name];
+  if (!line) {
+    if (ctx.lazy && row.calls > 0) return SP.el('td', { class: 'pending spark', dataset: { k: 'spark', v: '' }, title: 'Click to read this region\'s calls for its percentiles and its sparkline', text: '…' });
+    return SP.el('td', { class: 'spark na', dataset: { k: 'spark', v: '' } });
+  }
+  const W = 80, H = 16;
+  const cols = line.columns;
+  // Scaled to the row's own range, but never to less than a tenth of its peak, so that
+  // noise of a fraction of a percent stays a flat line in the middle.
+  const shown = cols.filter((v) => v !== null);
+  let lo = Math.min(...shown);
+  let hi = Math.max(...shown);
+  const pad = Math.max(0, hi * 0.1 - (hi - lo)) / 2;
+  lo -= pad; hi += pad;
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('width', W); svg.setAttribute('height', H);
+  svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+  svg.setAttribute('class', 'sparkline');
+  svg.setAttribute('aria-hidden', 'true');
+  // Runs of columns with calls; a lone column is a dot.
+  let points = [];
+  const flush = () => {
+    if (points.length === 1) {
+      const c = document.createElementNS(ns, 'circle');
+      c.setAttribute('cx', points[0][0]); c.setAttribute('cy', points[0][1]); c.setAttribute('r', 1.5);
+      svg.append(c);
+    } else if (points.length > 1) {
+      const p = document.createElementNS(ns, 'polyline');
+      p.setAttribute('points', points.map((q) => q.join(',')).join(' '));
+      svg.append(p);
+    }
+    points = [];
+  };
+  cols.forEach((v, i) => {
+    if (v === null) { flush(); return; }
+    const x = ((i + 0.5) / cols.length * W).toFixed(1);
+    const y = (H - 2 - (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (H - 4)).toFixed(1);
+    points.push([x, y]);
+  });
+  flush();
+  return SP.el('td', { class: 'spark', dataset: { k: 'spark', v: cols.join(' ') }, title: 'Mean time per call over the run: ' + line.t.min + ' to ' + line.t.max }, svg);
+};
+
+// Sparklines of rows whose calls are loaded, all in one request.
+SP.table.sparklines = async (fs, names) => {
+  if (!names.length || fs.sparkBusy) return;
+  fs.sparkBusy = true;
+  const gen = fs.gen;
+  try {
+    const reply = await SP.ask(fs, 'sparklines', { regions: names });
+    if (gen !== fs.gen || reply.error) return;
+    for (const line of reply.ok.lines) fs.spark[line.region] = line;
+    if (fs.view === 'regions' && fs === SP.current) SP.table.render(fs, SP.$('#view-regions'));
+  } finally {
+    fs.sparkBusy = false;
+  }
+};
+
 // Percentiles of index rows, one region per request so that other requests interleave.
 SP.table.percentiles = async (fs, names) => {
   if (fs.pctBusy) return;
@@ -218,11 +284,12 @@ SP.table.percentiles = async (fs, names) => {
       if (gen !== fs.gen) return;
       if (fs.pct[name]) continue;
       SP.status('Computing percentiles of ' + name + ' (' + (++done) + ' of ' + names.length + ')…');
-      const reply = await SP.ask(fs, 'percentiles', { region: name });
+      const reply = await SP.ask(fs, 'percentiles', { region: name, sparkline: !SP.table.hidden.has('spark') });
       if (gen !== fs.gen) return;
       if (reply.error) { SP.showError(reply.error); return; }
       fs.pct[name] = reply.ok;
       SP.noteIo(fs, reply);
+      if (reply.ok.sparkline) fs.spark[name] = reply.ok.sparkline;
       if (fs.view === 'regions' && fs === SP.current) SP.table.render(fs, SP.$('#view-regions'));
     }
     SP.status('Percentiles computed for ' + names.length + (names.length === 1 ? ' region.' : ' regions.'));

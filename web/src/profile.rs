@@ -13,9 +13,12 @@ use sp::analysis::export::{Exporter, Format};
 use sp::analysis::metadata;
 use sp::analysis::overview::overview;
 use sp::analysis::plot_data::histogram::{bin_counts, bin_edges, duration_range};
-use sp::analysis::quantiles::{calls_to_read, region_percentiles, Percentiles};
+use sp::analysis::quantiles::{
+    calls_to_read, region_percentiles, region_percentiles_and_sparkline, Percentiles,
+};
 use sp::analysis::report::{self, FileReport, ReportWriter};
 use sp::analysis::rows::rank_rows;
+use sp::analysis::sparkline::{self, Sparkline, COLUMNS};
 use sp::analysis::units::{count_text, duration_text};
 use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
 use sp::chart::color::Theme;
@@ -463,15 +466,87 @@ impl Opened {
         Ok(json!({ "call": call }))
     }
 
-    /// One region's percentiles, read from its events.
+    /// One region's percentiles, read from its events; with `sparkline: true`, its
+    /// sparkline too, from the same read when the percentiles are not kept yet.
     pub fn percentiles(&self, req: &Json) -> Answer {
         let opts = Options::from_request(req)?;
+        let ranks = opts.ranks();
         let name = req["region"].as_str().unwrap_or_default();
-        let (p, calls) = self.region_percentiles(name, opts.ranks())?;
+        let key = (name.to_string(), ranks.map(<[u32]>::to_vec));
+        let wanted = req["sparkline"].as_bool() == Some(true);
+        let kept = self.percentiles.borrow().contains_key(&key);
+        let mut line = None;
+        let region = self.head()?.region(name);
+        if let (true, false, Some(region), Some(window)) =
+            (wanted, kept, region, sparkline::window(self.head()?, ranks))
+        {
+            // One read of the region's calls for both.
+            let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+            let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;
+            let (p, l) =
+                region_percentiles_and_sparkline(reader.as_ref(), region, ranks, window, COLUMNS)
+                    .map_err(fail)?;
+            self.percentiles.borrow_mut().insert(key, p);
+            line = Some(sparkline_json(name, &l));
+        }
+        let (p, calls) = self.region_percentiles(name, ranks)?;
         let mut answer = percentiles_json(&p);
         answer["region"] = json!(name);
         answer["calls"] = json!(calls);
+        if wanted {
+            answer["sparkline"] = match line {
+                Some(line) => line,
+                None => self
+                    .sparkline_lines(&[name], ranks)?
+                    .pop()
+                    .unwrap_or(Json::Null),
+            };
+        }
         Ok(answer)
+    }
+
+    /// Sparklines of the regions `req["regions"]` names on the request's ranks, each over
+    /// the same window (the run's on those ranks): from the calls of the whole profile
+    /// once read, else read from the region's events. The page asks for every row at
+    /// once when the calls are loaded; index rows get theirs with their percentiles.
+    pub fn sparklines(&self, req: &Json) -> Answer {
+        let opts = Options::from_request(req)?;
+        let names: Vec<&str> = (req["regions"].as_array().map_or(&[][..], Vec::as_slice))
+            .iter()
+            .filter_map(Json::as_str)
+            .collect();
+        Ok(json!({ "lines": self.sparkline_lines(&names, opts.ranks())? }))
+    }
+
+    /// The sparklines of regions `names` on `ranks`, as JSON (see [`sparkline_json`]).
+    fn sparkline_lines(&self, names: &[&str], ranks: Option<&[u32]>) -> Result<Vec<Json>, String> {
+        let head = self.head()?;
+        let Some(window) = sparkline::window(head, ranks) else {
+            return Ok(Vec::new());
+        };
+        let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
+        let mut reader = None;
+        let mut lines = Vec::with_capacity(names.len().min(head.regions.len()));
+        for &name in names {
+            let line = match self.whole().and_then(|w| w.region(name)) {
+                Some(region) => sparkline::region_sparkline::<Source>(
+                    None, region, ranks, window, COLUMNS, None,
+                ),
+                None => {
+                    let Some(region) = head.region(name) else {
+                        continue;
+                    };
+                    if reader.is_none() {
+                        reader = Some(EventReader::open(&self.file).map_err(|e| fail(e.into()))?);
+                    }
+                    let events = reader.as_ref().and_then(Option::as_ref);
+                    sparkline::region_sparkline(events, region, ranks, window, COLUMNS, None)
+                }
+            }
+            .map_err(fail)?;
+            lines.push(sparkline_json(name, &line));
+        }
+        Ok(lines)
     }
 
     /// The percentiles of region `name`'s calls on `ranks` (all when `None`), read from
@@ -514,6 +589,20 @@ impl Opened {
     pub fn name(&self) -> &str {
         &self.name
     }
+}
+
+/// A region's sparkline for the page: its columns (mean seconds per call, null where no
+/// call starts) and the lowest and highest as text.
+fn sparkline_json(name: &str, line: &Sparkline) -> Json {
+    let shown = || line.columns.iter().flatten().copied();
+    json!({
+        "region": name,
+        "columns": line.columns,
+        "t": {
+            "min": duration_text(shown().reduce(f64::min)),
+            "max": duration_text(shown().reduce(f64::max)),
+        },
+    })
 }
 
 /// A file name without its extension, as `sp export` labels a run from its path's stem.

@@ -21,7 +21,10 @@
 //!   writes for the same options.
 //! - `overview {…same}`, `balance {…same}` (heatmap matrix in the binary side buffer),
 //!   `cell {…, region, rank}` → see [`crate::report`].
-//! - `percentiles {file, region, ranks}` → one region's p50/p95/p99 from its events.
+//! - `percentiles {file, region, ranks, sparkline}` → one region's p50/p95/p99 from its
+//!   events, and with `sparkline` its sparkline from the same read.
+//! - `sparklines {file, regions, ranks}` → `lines`: each named region's mean call
+//!   duration over the run in [`sp::analysis::sparkline::COLUMNS`] columns.
 //! - `raw {file}` → the HDF5 tree, as `sp ls --data` lists it (see [`crate::raw`]).
 //! - `merge {inputs: [{blob, name, size}], label, compress}` → the traces (and per-rank
 //!   profiles) merged by the library's convert pipeline, as `sp convert` merges them (see
@@ -55,7 +58,7 @@ use crate::source::{Bytes, Source};
 use crate::views::metadata_json;
 
 /// The requests this build answers (the page hides what needs another).
-pub const OPS: [&str; 21] = [
+pub const OPS: [&str; 22] = [
     "open",
     "merge",
     "close",
@@ -67,6 +70,7 @@ pub const OPS: [&str; 21] = [
     "balance",
     "cell",
     "percentiles",
+    "sparklines",
     "detail",
     "histogram",
     "chart",
@@ -177,6 +181,7 @@ impl Session {
             "histogram" => opened.histogram(req),
             "chart" => opened.chart(req),
             "percentiles" => opened.percentiles(req),
+            "sparklines" => opened.sparklines(req),
             "raw" => opened.raw(),
             "export" => opened.export(req, emit),
             "timeline" => opened.timeline(req, bin),
