@@ -5,6 +5,7 @@ use super::color::Theme;
 use super::scene::Scene;
 use crate::analysis::events::RowSource;
 use crate::analysis::lanes::Window;
+use crate::analysis::runs::Run;
 use crate::analysis::{Error, Result, Selection};
 use crate::schema::Profile;
 
@@ -275,7 +276,12 @@ pub fn jobs(name: &str, files: usize, output: &str, ext: &str) -> Vec<(Kind, Str
 /// The `<desc>` of a chart: sp's version and the command, the files by name alone (so the
 /// bytes do not depend on where the files lie).
 pub fn describe(kind: Kind, inputs: &[Input]) -> String {
-    let names: Vec<&str> = inputs.iter().map(|i| i.file.as_str()).collect();
+    command(kind, inputs.iter().map(|i| i.file.as_str()))
+}
+
+/// [`describe`] of the files `names`.
+fn command<'a>(kind: Kind, names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.collect();
     format!(
         "Drawn by sp {}: sp plot {} {}",
         env!("CARGO_PKG_VERSION"),
@@ -373,6 +379,28 @@ pub fn render(kind: Kind, inputs: &[Input], opts: &PlotOptions, path: &str) -> R
         ..opts.clone()
     };
     let scene = draw(kind, inputs, &opts)?;
+    encode_for(&scene, path)
+}
+
+/// [`render`] of a scaling kind over runs already read, each named by its file, the first
+/// run's region table (`region_names`) giving the regions their colours: the page keeps
+/// each run of a series, not its profile (issue 37).
+pub fn render_runs(
+    kind: Kind,
+    runs: &[Run],
+    region_names: &[String],
+    opts: &PlotOptions,
+    path: &str,
+) -> Result<Vec<u8>> {
+    let opts = PlotOptions {
+        command: command(kind, runs.iter().map(|r| r.file.as_str())),
+        ..opts.clone()
+    };
+    encode_for(&draw_runs(kind, runs, region_names, &opts)?, path)
+}
+
+/// The bytes of `scene` in the format `path` names (SVG without the `png` feature).
+fn encode_for(scene: &Scene, path: &str) -> Result<Vec<u8>> {
     #[cfg(feature = "png")]
     let format = super::Format::of_path(path, 1.0);
     #[cfg(not(feature = "png"))]
@@ -380,7 +408,7 @@ pub fn render(kind: Kind, inputs: &[Input], opts: &PlotOptions, path: &str) -> R
         let _ = path;
         super::Format::Svg
     };
-    super::encode(&scene, format).map_err(|e| Error::Unavailable(e.to_string()))
+    super::encode(scene, format).map_err(|e| Error::Unavailable(e.to_string()))
 }
 
 /// The chart of `kind` over `inputs` (the single-run kinds draw the first). A kind the
@@ -390,21 +418,13 @@ pub fn draw(kind: Kind, inputs: &[Input], opts: &PlotOptions) -> Result<Scene> {
         return Err(Error::Unavailable("no profile to draw".into()));
     };
     if kind.is_scaling() && inputs.len() < 2 {
-        return Err(Error::Unavailable(format!(
-            "{} compares runs, so it needs two profiles or more, and was given one",
-            kind.name()
-        )));
+        return Err(one_run(kind));
     }
     if kind.is_scaling() {
-        let runs: Vec<crate::analysis::runs::Run> = (inputs.iter())
-            .map(|i| crate::analysis::runs::Run::of(&i.file, i.profile, &opts.selection))
+        let runs: Vec<Run> = (inputs.iter())
+            .map(|i| Run::of(&i.file, i.profile, &opts.selection))
             .collect();
-        let names = &first.profile.region_names;
-        let id = |n: &str| names.iter().position(|x| x == n).unwrap_or(0) as u32;
-        return match crate::analysis::scaling::Kind::from_name(kind.name()) {
-            Some(scaling) => super::scaling::scene(scaling, &runs, &id, opts),
-            None => super::scaling_model::scene(&runs, &id, opts),
-        };
+        return draw_runs(kind, &runs, &first.profile.region_names, opts);
     }
     let (p, src, label) = (first.profile, first.source, first.label.as_str());
     match kind {
@@ -431,6 +451,31 @@ pub fn draw(kind: Kind, inputs: &[Input], opts: &PlotOptions) -> Result<Scene> {
             kind.name()
         ))),
     }
+}
+
+/// The scaling chart of `kind` over `runs`; `region_names` (the first run's region table)
+/// gives each region its colour.
+fn draw_runs(
+    kind: Kind,
+    runs: &[Run],
+    region_names: &[String],
+    opts: &PlotOptions,
+) -> Result<Scene> {
+    if runs.len() < 2 {
+        return Err(one_run(kind));
+    }
+    let id = |n: &str| region_names.iter().position(|x| x == n).unwrap_or(0) as u32;
+    match crate::analysis::scaling::Kind::from_name(kind.name()) {
+        Some(scaling) => super::scaling::scene(scaling, runs, &id, opts),
+        None => super::scaling_model::scene(runs, &id, opts),
+    }
+}
+
+fn one_run(kind: Kind) -> Error {
+    Error::Unavailable(format!(
+        "{} compares runs, so it needs two profiles or more, and was given one",
+        kind.name()
+    ))
 }
 
 #[cfg(test)]

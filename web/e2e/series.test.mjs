@@ -1,6 +1,7 @@
 // A series dropped at once (three or more profiles, a folder) opens into Runs with each file
-// read from its index alone (issue 37: 100 profiles of W3's size into Runs): a run picked
-// from the tabs then reads its own table, the regions `sp inspect` lists for it.
+// read for its run alone, as `sp runs` reads it (issue 37: 100 profiles of W3's size into
+// Runs): a run picked from the tabs then reads its own table, the regions `sp inspect` lists
+// for it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,8 @@ const FILES = [
   ['c.h5', 'tests/golden/c_trace/expected/profiling_data.h5'],
   ['f.h5', 'tests/golden/fortran/expected/profiling_data.h5'],
   ['m.h5', 'tests/golden/mixed/expected/merged.h5'],
+  // Stores its statistics: opened for its run alone, its index read when its tab asks.
+  ['s.h5', 'tests/golden/scaling/strong/ranks4.h5'],
 ];
 
 let browser;

@@ -87,9 +87,9 @@ SP.openFiles = async (list, how) => {
     if (copy) SP.close(copy);
   }
   SP.opening = files.map((f) => f.name);
-  // Three or more at once (a series, a folder) open on Runs, which reads only the indexes:
-  // each file is opened without its first table and overview, which the view shown asks
-  // for when it needs them (issue 37: 100 profiles of W3's size into Runs).
+  // Three or more at once (a series, a folder) open on Runs: each file is read for its run
+  // alone, as `sp runs` reads it, without its first table and overview, which a view of it
+  // asks for when it needs them (issue 37: 100 profiles of W3's size into Runs).
   const batch = files.length > 2;
   const opened = [];
   for (const file of files) opened.push(await SP.openFile(file, null, batch));
@@ -106,7 +106,8 @@ SP.openFiles = async (list, how) => {
 
 SP.openFile = async (file, merged, batch) => {
   SP.status('Opening ' + file.name + '…');
-  const reply = await SP.rpc('open', {}, file);
+  // A series' file is read for its run alone; its index when a view of it first asks.
+  const reply = await SP.rpc('open', batch ? { runs: true } : {}, file);
   if (reply.error) {
     SP.showError(reply.error);
     SP.status('Could not open ' + file.name + '.');
@@ -126,7 +127,7 @@ SP.openFile = async (file, merged, batch) => {
   SP.files.push(fs);
   if (batch) {
     fs.starting = false;
-    SP.status('Opened ' + fs.name + ' from its index.');
+    SP.status('Opened ' + fs.name + ' for its run.');
     if (info.tree === 'available') SP.loadTree(fs);
     return fs;
   }

@@ -67,7 +67,14 @@ CMP.afterOpen = (opened) => {
   if (linked) { SP.select(linked); return; }
   if (profiles.length === 2) { CMP.open(profiles[0], profiles[1]); return; }
   // Three or more at once (a series, a folder): the runs table.
-  if (profiles.length > 2) { SP.select(profiles[profiles.length - 1]); SP.show('runs'); return; }
+  // Selected on Runs, so no view of the last file asks for what Runs does not show: its
+  // index is read when one of its own views first asks.
+  if (profiles.length > 2) {
+    const last = profiles[profiles.length - 1];
+    last.view = 'runs';
+    SP.select(last);
+    return;
+  }
   if (profiles.length !== 1) return;
   const fs = profiles[0];
   fs.offer = CMP.profiles().filter((f) => f !== fs).pop() || null;

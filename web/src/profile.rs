@@ -2,7 +2,7 @@
 //! load balance and its heatmap cells, percentiles on demand, and the raw tree.
 
 use sp::sort::SortSlice;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -18,6 +18,7 @@ use sp::analysis::quantiles::{
 };
 use sp::analysis::report::{self, FileReport, ReportWriter};
 use sp::analysis::rows::rank_rows;
+use sp::analysis::runs::Run;
 use sp::analysis::sparkline::{self, Sparkline, COLUMNS};
 use sp::analysis::units::{count_text, duration_text};
 use sp::analysis::{load, region_rows, PercentageMode, RegionRow, Selection, SortKey};
@@ -44,7 +45,11 @@ pub const DETAIL_RANKS: usize = 50;
 pub const DETAIL_BINS: usize = 40;
 
 pub struct Loaded {
-    index: Option<Profile>,
+    /// The index: read at the open, or when first needed for a profile opened for its run
+    /// alone ([`Loaded::later`]).
+    index: OnceCell<Profile>,
+    /// The index is read when a request first needs it.
+    index_later: bool,
     whole: Option<Profile>,
     /// Calls the profile holds.
     pub calls: u64,
@@ -57,7 +62,21 @@ impl Loaded {
     pub fn index(index: Profile) -> Loaded {
         Loaded {
             calls: index.call_count(),
-            index: Some(index),
+            index: OnceCell::from(index),
+            index_later: false,
+            whole: None,
+            events_omitted: false,
+        }
+    }
+
+    /// A profile of `calls` calls opened for its run alone (a file of a series): its index
+    /// is read when a view of it first asks, so a series of 100 profiles does not hold 100
+    /// indexes (issue 37).
+    pub fn later(calls: u64) -> Loaded {
+        Loaded {
+            calls,
+            index: OnceCell::new(),
+            index_later: true,
             whole: None,
             events_omitted: false,
         }
@@ -67,7 +86,8 @@ impl Loaded {
     pub fn whole(whole: Profile, index: Option<Profile>) -> Loaded {
         Loaded {
             calls: whole.call_count(),
-            index,
+            index: index.map(OnceCell::from).unwrap_or_default(),
+            index_later: false,
             whole: Some(whole),
             events_omitted: false,
         }
@@ -76,7 +96,7 @@ impl Loaded {
     /// The index, else the whole profile (for the file's description and the rows
     /// percentiles are read for).
     pub fn head(&self) -> Option<&Profile> {
-        self.index.as_ref().or(self.whole.as_ref())
+        self.index.get().or(self.whole.as_ref())
     }
 
     /// `loaded`, `available` (small enough to read whole), `too-large`, or `omitted` (the
@@ -108,6 +128,14 @@ pub struct Opened {
     timeline: Option<(String, Timeline)>,
     /// Percentiles read so far, by region and ranks.
     percentiles: RefCell<HashMap<PercentilesKey, Percentiles>>,
+    /// The profile as one run of the runs table, computed once (or kept from the open).
+    run: OnceCell<Kept>,
+}
+
+/// A profile's run and its region table (which gives the scaling charts' colours).
+struct Kept {
+    run: Run,
+    region_names: Vec<String>,
 }
 
 /// A region's name and the ranks its percentiles pool (`None`: every rank).
@@ -153,7 +181,26 @@ impl Opened {
             report: RefCell::new(None),
             timeline: None,
             percentiles: RefCell::default(),
+            run: OnceCell::new(),
         }
+    }
+
+    /// Keeps `run` and the profile's `region_names`, read at the open, for the runs table.
+    pub fn keep_run(&self, run: Run, region_names: Vec<String>) {
+        let _ = self.run.set(Kept { run, region_names });
+    }
+
+    /// The profile as one run of the runs table and its region table: kept from the open,
+    /// else computed from [`head`](Self::head) once, as `sp runs` computes it from the
+    /// index (the run of the stored statistics alone is the same).
+    pub fn run(&self) -> Result<(&Run, &[String]), String> {
+        if self.run.get().is_none() {
+            let head = self.head()?;
+            let run = Run::of(&self.name, head, &Selection::all());
+            self.keep_run(run, head.region_names.clone());
+        }
+        let kept = self.run.get().ok_or("The run could not be kept.")?;
+        Ok((&kept.run, &kept.region_names))
     }
 
     /// The file's read counters.
@@ -172,10 +219,21 @@ impl Opened {
         crate::raw::listing(&self.name, &self.file)
     }
 
+    /// The profile's reads, its index read first if it was left for later.
     fn loaded(&self) -> Result<&Loaded, String> {
-        self.profile
+        let loaded = self
+            .profile
             .as_deref()
-            .ok_or_else(|| format!("{} is not a profile.", self.name))
+            .ok_or_else(|| format!("{} is not a profile.", self.name))?;
+        if loaded.index_later && loaded.index.get().is_none() {
+            // As at an open: the large reads kept, so the strings' heap is fetched once.
+            self.source.opening(true);
+            let index = load::read_summary(&self.file);
+            self.source.opening(false);
+            let index = index.map_err(|e| messages::profile(&self.name, &e))?;
+            let _ = loaded.index.set(index);
+        }
+        Ok(loaded)
     }
 
     pub fn read_tree(&mut self) -> Answer {
@@ -196,7 +254,7 @@ impl Opened {
     fn profile_for(&self, req: &Json) -> Result<(&Profile, RowsFrom), String> {
         let loaded = self.loaded()?;
         let tree = req["tree"].as_bool().unwrap_or(true);
-        match (&loaded.whole, &loaded.index) {
+        match (&loaded.whole, loaded.index.get()) {
             (Some(whole), _) if tree => Ok((whole, RowsFrom::Tree)),
             (_, Some(index)) => Ok((index, RowsFrom::Index)),
             (Some(whole), None) => Ok((whole, RowsFrom::Tree)),
@@ -421,6 +479,7 @@ impl Opened {
     /// spec, else every rank, in numeric order.
     pub fn timeline(&mut self, req: &Json, bin: &mut Vec<u8>) -> Answer {
         let spec = req["ranks"].as_str().unwrap_or("").trim().to_string();
+        self.loaded()?;
         let name = &self.name;
         let loaded = self
             .profile

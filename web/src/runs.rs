@@ -1,7 +1,8 @@
 //! The runs table over the open profiles, as `sp runs` makes it: every number and text comes
-//! from [`sp::analysis::runs`]. Each run is read from what the page holds of its profile
-//! (the index, else the whole read), as `sp runs` reads the index; the percentile metrics
-//! need the calls, so they take profiles whose call tree is loaded.
+//! from [`sp::analysis::runs`]. Each run is the one the page keeps of its profile: read at
+//! a series' open from the stored statistics alone, as `sp runs` reads it, else computed
+//! once from the index or the whole read; the percentile metrics need the calls, so they
+//! take profiles whose call tree is loaded.
 //!
 //! Request: `runs {files, baseline, region, metric, group_by, changes}`: the open files in
 //! the table's order, the baseline's id (default the first), the region patterns given a
@@ -17,13 +18,12 @@
 
 use serde_json::{json, Value as Json};
 use sp::analysis::compare::{nway, DiffOptions, DiffOrder, Metric};
-use sp::analysis::events::Loaded;
 use sp::analysis::report::{Format, Reading};
 use sp::analysis::runs::{self, Run, RunsOptions, RunsTable};
 use sp::analysis::scaling::{metadata_axes, write_scaling, Axis, Mode, ScalingTable};
 use sp::analysis::Selection;
 use sp::chart::color::Theme;
-use sp::chart::plot::{self, Input, PlotOptions};
+use sp::chart::plot::{self, PlotOptions};
 use sp::text::Show;
 
 use crate::profile::Opened;
@@ -160,23 +160,15 @@ pub fn scaling(files: &[(u64, &Opened)], req: &Json) -> Answer {
     let kind = (req["kind"].as_str().and_then(plot::Kind::parse))
         .filter(|k| k.is_scaling())
         .ok_or("There is no such scaling chart.")?;
-    let inputs = (files.iter())
-        .map(|(_, f)| {
-            Ok(Input {
-                profile: f.head()?,
-                source: &Loaded,
-                label: String::new(),
-                file: f.name().to_string(),
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    // The first run's region table colours the regions, as `sp plot` colours them.
+    let (_, region_names) = files.first().ok_or("There are no runs.")?.1.run()?;
     let theme = Theme::ALL.iter().find(|(_, n)| req["theme"] == *n);
     let opts = PlotOptions {
         theme: theme.map_or(Theme::Light, |t| t.0),
         axis,
         ..PlotOptions::default()
     };
-    let svg = plot::render(kind, &inputs, &opts, "chart.svg")
+    let svg = plot::render_runs(kind, &runs, region_names, &opts, "chart.svg")
         .map_err(|e| format!("No {} chart: {e}.", kind.name()))?;
     Ok(json!({
         "axes": metadata_axes(&runs),
@@ -187,7 +179,8 @@ pub fn scaling(files: &[(u64, &Opened)], req: &Json) -> Answer {
     }))
 }
 
-/// The run of one open profile, read as `sp runs` reads it for `metric`.
+/// The run of one open profile, read as `sp runs` reads it for `metric`: the run kept of
+/// it, or for the percentile metrics the run of its calls.
 fn run_of(file: &Opened, metric: Metric) -> Result<Run, String> {
     let profile = match metric.reading() {
         Reading::Full => file.whole().ok_or_else(|| {
@@ -198,7 +191,7 @@ fn run_of(file: &Opened, metric: Metric) -> Result<Run, String> {
                 metric.name()
             )
         })?,
-        _ => file.head()?,
+        _ => return Ok(file.run()?.0.clone()),
     };
     Ok(Run::of(file.name(), profile, &Selection::all()))
 }

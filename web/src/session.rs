@@ -7,10 +7,11 @@
 //! for the whole read ([`load::read_full`]), which gives the call tree with `(own)` rows
 //! and recursion, exactly the rows of `sp inspect`. Larger profiles stay on the index;
 //! their percentiles are read per region on demand. Any other HDF5 file opens for its raw
-//! view only.
+//! view only. A file of a series (`open {…, runs: true}`) that stores its statistics is
+//! read for its run alone, as `sp runs` reads it; its index when a view of it first asks.
 //!
 //! Requests (`op` and its fields) and answers (inside `{"ok": …}`):
-//! - `open {blob, name, size}` → the file's id, kind (`profile`, or `hdf5` for any other
+//! - `open {blob, name, size, runs}` → the file's id, kind (`profile`, or `hdf5` for any other
 //!   HDF5 file, with a `notice`), schema, layout, ranks, regions, calls, `tree`
 //!   (`loaded`, `available` or `too-large`), metadata, `ops`, `io` and `region_colors`
 //!   (each region's colour per theme, from [`sp::chart::color`]).
@@ -48,9 +49,11 @@
 use serde_json::{json, Value as Json};
 use sp::analysis::load;
 use sp::analysis::metadata::label;
+use sp::analysis::runs::Run;
+use sp::analysis::Selection;
 use sp::hdf5lite::reader::{File, Group};
 use sp::io::ReadAt;
-use sp::schema::{self, ProfileLayout};
+use sp::schema::{self, Profile, ProfileLayout};
 
 use crate::messages;
 use crate::profile::{Loaded, Opened};
@@ -206,7 +209,7 @@ impl Session {
     #[cfg(target_arch = "wasm32")]
     fn open_request(&mut self, req: &Json) -> Answer {
         let file = dropped_file(req).ok_or("The page sent no file to open.")?;
-        self.open(file.name, file.bytes)
+        self.open(file.name, file.bytes, req["runs"].as_bool() == Some(true))
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -216,16 +219,18 @@ impl Session {
 
     /// Opens a file: reads its superblock, decides whether it is a profile, and reads a
     /// profile's index. The answer describes it; a file that cannot be read is an error
-    /// sentence naming it and is not kept.
-    pub fn open(&mut self, name: String, bytes: Bytes) -> Answer {
+    /// sentence naming it and is not kept. With `runs` (a file of a series) a profile that
+    /// stores its statistics is read for its run alone, as `sp runs` reads it, and its index
+    /// when a view first needs it.
+    pub fn open(&mut self, name: String, bytes: Bytes, runs: bool) -> Answer {
         let source = Source::new(bytes);
         source.opening(true);
-        let answer = self.open_source(name, source.clone());
+        let answer = self.open_source(name, source.clone(), runs);
         source.opening(false);
         answer
     }
 
-    fn open_source(&mut self, name: String, source: Source) -> Answer {
+    fn open_source(&mut self, name: String, source: Source, runs: bool) -> Answer {
         let size = source.len();
         let mut magic = [0u8; 8];
         if source.read_exact_at(0, &mut magic).is_ok() && magic == sp::trace::MAGIC {
@@ -234,10 +239,10 @@ impl Session {
         let file = File::open(source.clone()).map_err(|e| messages::hdf5(&name, &e))?;
         let mut answer = json!({ "name": name, "size": size, "ops": OPS });
         let root = file.root().map_err(|e| messages::hdf5(&name, &e))?;
+        let mut run = None;
         let profile = if is_profile(&root).map_err(|e| messages::hdf5(&name, &e))? {
-            let loaded = load_profile(&name, &file, size)?;
-            let p = loaded
-                .head()
+            let (loaded, lean) = load_profile(&name, &file, size, runs)?;
+            let p = (lean.as_ref().or(loaded.head()))
                 .ok_or_else(|| format!("{name} has no rows to show."))?;
             answer["kind"] = json!("profile");
             answer["schema"] = json!(p.schema);
@@ -255,6 +260,7 @@ impl Session {
             answer["tree_limit"] = json!(TREE_CALLS);
             answer["label"] = json!(label(p));
             answer["metadata"] = metadata_json(p);
+            run = lean.map(|p| (Run::of(&name, &p, &Selection::all()), p.region_names));
             Some(Box::new(loaded))
         } else {
             answer["kind"] = json!("hdf5");
@@ -262,6 +268,9 @@ impl Session {
             None
         };
         let opened = Opened::new(name, source, file, profile);
+        if let Some((run, region_names)) = run {
+            opened.keep_run(run, region_names);
+        }
         answer["io"] = opened.io();
         let id = match self.files.iter().position(Option::is_none) {
             Some(free) => {
@@ -327,8 +336,37 @@ fn is_profile<R: ReadAt>(root: &Group<'_, R>) -> sp::hdf5lite::Result<bool> {
 }
 
 /// Reads what opening a profile needs: the index (its stored statistics), or the whole
-/// profile when the file has no index (schema 1, aggregate) or no stored statistics.
-fn load_profile(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, String> {
+/// profile when the file has no index (schema 1, aggregate) or no stored statistics. With
+/// `runs`, a columnar profile's stored statistics alone ([`schema::read::read_statistics`], what
+/// `sp runs` reads), returned beside a [`Loaded`] that reads the index later.
+fn load_profile(
+    name: &str,
+    file: &File<Source>,
+    size: u64,
+    runs: bool,
+) -> Result<(Loaded, Option<Profile>), String> {
+    let fail = |e: sp::analysis::Error| messages::profile(name, &e);
+    if runs {
+        let lean = schema::read::read_statistics(file).map_err(|e| fail(e.into()))?;
+        if let Some(lean) = lean {
+            let mut loaded = Loaded::later(lean.call_count());
+            loaded.events_omitted = events_omitted(file);
+            return Ok((loaded, Some(lean)));
+        }
+    }
+    load_index(name, file, size).map(|loaded| (loaded, None))
+}
+
+/// Whether the file holds the index without the calls (an index-only report's copy).
+fn events_omitted(file: &File<Source>) -> bool {
+    matches!(
+        schema::EventReader::open(file),
+        Err(schema::Error::EventsOmitted)
+    )
+}
+
+/// [`load_profile`] without `runs`.
+fn load_index(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, String> {
     let fail = |e: sp::analysis::Error| messages::profile(name, &e);
     let head = load::read_metadata(file).map_err(fail)?;
     match head.layout {
@@ -346,10 +384,7 @@ fn load_profile(name: &str, file: &File<Source>, size: u64) -> Result<Loaded, St
         }
         ProfileLayout::Columnar if head.summary_statistics => {
             let mut loaded = Loaded::index(load::read_summary(file).map_err(fail)?);
-            loaded.events_omitted = matches!(
-                schema::EventReader::open(file),
-                Err(schema::Error::EventsOmitted)
-            );
+            loaded.events_omitted = events_omitted(file);
             Ok(loaded)
         }
         ProfileLayout::Columnar => {

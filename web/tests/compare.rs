@@ -38,11 +38,11 @@ fn compare_answers_as_the_library_over_the_cli_reads() {
         let (bytes_a, bytes_b) = (golden(path_a), golden(path_b));
         let mut s = Session::default();
         let a = s
-            .open("a.h5".into(), Bytes::Memory(bytes_a.clone()))
+            .open("a.h5".into(), Bytes::Memory(bytes_a.clone()), false)
             .unwrap()["file"]
             .clone();
         let b = s
-            .open("b.h5".into(), Bytes::Memory(bytes_b.clone()))
+            .open("b.h5".into(), Bytes::Memory(bytes_b.clone()), false)
             .unwrap()["file"]
             .clone();
         let (file_a, file_b) = (File::open(bytes_a).unwrap(), File::open(bytes_b).unwrap());
@@ -114,7 +114,10 @@ fn compare_answers_as_the_library_over_the_cli_reads() {
 fn a_negative_budget_and_unknown_files_are_sentences() {
     let mut s = Session::default();
     let path = "tests/golden/c_trace/expected/profiling_data.h5";
-    let a = s.open("a.h5".into(), Bytes::Memory(golden(path))).unwrap()["file"].clone();
+    let a = s
+        .open("a.h5".into(), Bytes::Memory(golden(path)), false)
+        .unwrap()["file"]
+        .clone();
     let got = ask(
         &mut s,
         json!({"op": "compare", "file": a, "other": a, "max_regression": -1}),

@@ -83,7 +83,7 @@ fn runs_downloads_are_the_cli_bytes() {
     let ids: Vec<_> = FILES
         .iter()
         .map(|(name, path)| {
-            s.open(name.to_string(), Bytes::Memory(golden(path)))
+            s.open(name.to_string(), Bytes::Memory(golden(path)), false)
                 .unwrap()["file"]
                 .clone()
         })
@@ -158,7 +158,7 @@ fn runs_downloads_are_the_cli_bytes() {
 fn runs_says_what_is_wrong() {
     let mut s = Session::default();
     let id = s
-        .open("c.h5".into(), Bytes::Memory(golden(FILES[0].1)))
+        .open("c.h5".into(), Bytes::Memory(golden(FILES[0].1)), false)
         .unwrap()["file"]
         .clone();
     let ask_runs = |s: &mut Session, extra: serde_json::Value| {
@@ -176,4 +176,47 @@ fn runs_says_what_is_wrong() {
     assert_eq!(e, "No file 7 is open.");
     let e = ask(&mut s, json!({"op": "runs", "files": []})).unwrap_err();
     assert_eq!(e, "The runs table needs at least one open profile.");
+}
+
+/// A series opened for its runs alone (`open {runs: true}`) describes each file, tabulates
+/// it and draws its scaling chart as the files opened whole do, and reads a file's index
+/// when a view of it asks.
+#[test]
+fn a_series_opened_for_its_runs_answers_as_one_opened_whole() {
+    let series = [
+        "tests/golden/scaling/strong/ranks1.h5",
+        "tests/golden/scaling/strong/ranks2.h5",
+        "tests/golden/scaling/strong/ranks4.h5",
+    ];
+    let answers: Vec<_> = [false, true]
+        .into_iter()
+        .map(|runs| {
+            let mut s = Session::default();
+            let mut opens: Vec<_> = (series.iter())
+                .map(|path| s.open(path.to_string(), Bytes::Memory(golden(path)), runs))
+                .map(Result::unwrap)
+                .collect();
+            let ids: Vec<_> = opens.iter().map(|o| o["file"].clone()).collect();
+            for open in &mut opens {
+                open.as_object_mut().unwrap().remove("io");
+            }
+            let table = ask(
+                &mut s,
+                json!({"op": "runs", "files": ids, "region": [".*"], "changes": 5}),
+            )
+            .unwrap();
+            let scaling = ask(
+                &mut s,
+                json!({"op": "scaling", "files": ids, "kind": "scaling_model", "model": true}),
+            )
+            .unwrap();
+            let rows = ask(&mut s, json!({"op": "table", "file": ids[2]})).unwrap();
+            (opens, table, scaling, rows["rows"].clone())
+        })
+        .collect();
+    assert_eq!(answers[0].0, answers[1].0, "open");
+    assert_eq!(answers[0].1, answers[1].1, "runs");
+    assert_eq!(answers[0].2, answers[1].2, "scaling");
+    assert_eq!(answers[0].3, answers[1].3, "table");
+    assert!(answers[1].2["svg"].as_str().unwrap().starts_with("<svg"));
 }

@@ -18,7 +18,7 @@ fn a_profile_opens_from_its_index_then_reads_its_tree() {
     let size = bytes.len() as u64;
     let mut s = Session::default();
     let info = s
-        .open("merged.h5".into(), Bytes::Memory(bytes.clone()))
+        .open("merged.h5".into(), Bytes::Memory(bytes.clone()), false)
         .unwrap();
     assert_eq!(info["kind"], "profile");
     assert_eq!(info["tree"], "available");
@@ -89,6 +89,7 @@ fn views_answer_from_the_same_rows() {
         .open(
             "merged.h5".into(),
             Bytes::Memory(golden("tests/golden/mixed/expected/merged.h5")),
+            false,
         )
         .unwrap();
     let id = info["file"].clone();
@@ -137,6 +138,7 @@ fn other_files_get_a_sentence_or_the_raw_view() {
         .open(
             "notes.txt".into(),
             Bytes::Memory(b"just some text, not HDF5".to_vec()),
+            false,
         )
         .unwrap_err();
     assert_eq!(
@@ -146,12 +148,14 @@ fn other_files_get_a_sentence_or_the_raw_view() {
 
     let mut cut = golden("tests/golden/h5_python_rich/inputs/rich.h5");
     cut.truncate(20_000);
-    let err = s.open("cut.h5".into(), Bytes::Memory(cut)).unwrap_err();
+    let err = s
+        .open("cut.h5".into(), Bytes::Memory(cut), false)
+        .unwrap_err();
     assert!(err.starts_with("cut.h5 is truncated: "), "{err}");
 
     let trace = golden("tests/golden/c_trace/inputs/profile_rank00000.spt");
     let err = s
-        .open("rank0.spt".into(), Bytes::Memory(trace))
+        .open("rank0.spt".into(), Bytes::Memory(trace), false)
         .unwrap_err();
     assert!(
         err.starts_with("rank0.spt is a scope-profiler native trace"),
@@ -162,6 +166,7 @@ fn other_files_get_a_sentence_or_the_raw_view() {
         .open(
             "groups.h5".into(),
             Bytes::Memory(golden("tests/corpus/groups_latest.h5")),
+            false,
         )
         .unwrap();
     assert_eq!(plain["kind"], "hdf5");
@@ -175,7 +180,9 @@ fn other_files_get_a_sentence_or_the_raw_view() {
 fn download_csv_is_the_cli_csv() {
     let path = "tests/golden/c_trace/expected/profiling_data.h5";
     let mut s = Session::default();
-    let info = s.open(path.into(), Bytes::Memory(golden(path))).unwrap();
+    let info = s
+        .open(path.into(), Bytes::Memory(golden(path)), false)
+        .unwrap();
     let id = info["file"].clone();
     let csv = ask(&mut s, json!({"op": "csv", "file": id, "tree": false})).unwrap();
     assert_eq!(csv["source"], "index");
@@ -199,7 +206,9 @@ fn the_raw_view_lists_what_sp_ls_lists() {
     ] {
         let bytes = golden(path);
         let mut s = Session::default();
-        let info = s.open("f.h5".into(), Bytes::Memory(bytes.clone())).unwrap();
+        let info = s
+            .open("f.h5".into(), Bytes::Memory(bytes.clone()), false)
+            .unwrap();
         let raw = ask(&mut s, json!({"op": "raw", "file": info["file"]})).unwrap();
         let mut joined = String::new();
         for e in raw["entries"].as_array().unwrap() {
@@ -231,7 +240,7 @@ fn exports_are_the_library_exporters_bytes() {
     let bytes = golden("tests/golden/mixed/expected/merged.h5");
     let mut s = Session::default();
     let id = s
-        .open("merged.h5".into(), Bytes::Memory(bytes.clone()))
+        .open("merged.h5".into(), Bytes::Memory(bytes.clone()), false)
         .unwrap()["file"]
         .as_u64()
         .unwrap();
