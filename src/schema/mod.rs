@@ -36,5 +36,5 @@ pub use metadata::{MetaValue, Metadata};
 pub use native::{Merged, MergedRow, Merger, RegionCalls, RegionRecord};
 pub use profile::{Depth, Profile, ProfileLayout, RankCalls, Region, RowStatistics, Span};
 pub use read::events::{CallIds, EventReader, RowEvents};
-pub use read::{read, region_tags, MAX_RANKS, NEWEST_SCHEMA};
+pub use read::{read, region_tags, RegionTags, MAX_RANKS, NEWEST_SCHEMA};
 pub use stats::Summary;

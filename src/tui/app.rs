@@ -143,8 +143,10 @@ pub struct App {
     pub message: Option<String>,
     /// The region Detail shows.
     pub detail: Option<String>,
-    /// Its tags, read from the file when it was chosen.
+    /// Its tags, from `region_tags`.
     pub detail_tags: Vec<String>,
+    /// Every region's tags, read from the file when Detail first shows a region.
+    region_tags: Option<sp::schema::RegionTags>,
     /// Lines of the last view drawn, for paging and scrolling.
     pub height: std::cell::Cell<usize>,
     /// The HDF5 listing, read on first view.
@@ -203,6 +205,7 @@ impl App {
             message: None,
             detail: None,
             detail_tags: Vec::new(),
+            region_tags: None,
             height: std::cell::Cell::new(20),
             hdf5_lines: std::cell::OnceCell::new(),
             diff: Default::default(),
@@ -230,15 +233,18 @@ impl App {
         app
     }
 
-    /// Shows region `name` in Detail, reading its tags (which the index leaves out).
+    /// Shows region `name` in Detail with its tags (which the index leaves out), reading
+    /// every region's tags the first time.
     pub fn show_detail(&mut self, name: String) {
         let doc = &self.docs[0];
-        self.detail_tags = match doc
-            .file
-            .as_deref()
-            .map(|f| sp::schema::region_tags(f, &name))
-        {
-            Some(Ok(tags)) => tags,
+        if let (None, Some(file)) = (&self.region_tags, doc.file.as_deref()) {
+            match sp::schema::RegionTags::read(file) {
+                Ok(tags) => self.region_tags = Some(tags),
+                Err(e) => self.message = Some(format!("{}: tags not read: {e}", doc.name)),
+            }
+        }
+        self.detail_tags = match self.region_tags.as_ref().map(|t| t.of(&name)) {
+            Some(Ok(tags)) => tags.to_vec(),
             Some(Err(e)) => {
                 self.message = Some(format!("{}: tags not read: {e}", doc.name));
                 Vec::new()

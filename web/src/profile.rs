@@ -26,7 +26,7 @@ use sp::chart::color::Theme;
 use sp::chart::plot::{self, Input, PlotOptions};
 use sp::hdf5lite::reader::File;
 use sp::io::ReadAt;
-use sp::schema::{region_tags, EventReader, Profile};
+use sp::schema::{EventReader, Profile, RegionTags};
 
 use crate::download::Parts;
 use crate::messages;
@@ -128,6 +128,8 @@ pub struct Opened {
     timeline: Option<(String, Timeline)>,
     /// Percentiles read so far, by region and ranks.
     percentiles: RefCell<HashMap<PercentilesKey, Percentiles>>,
+    /// Every region's tags, read when a detail first asks.
+    tags: RefCell<Option<RegionTags>>,
     /// The profile as one run of the runs table, computed once (or kept from the open).
     run: OnceCell<Kept>,
 }
@@ -181,6 +183,7 @@ impl Opened {
             report: RefCell::new(None),
             timeline: None,
             percentiles: RefCell::default(),
+            tags: RefCell::default(),
             run: OnceCell::new(),
         }
     }
@@ -382,8 +385,13 @@ impl Opened {
         facts.extend(source);
         let gpu = (rows.iter().filter_map(|r| r.1.gpu_total)).reduce(|a, b| a + b);
         facts.extend(gpu.map(|g| format!("GPU {}", duration_text(Some(g)))));
-        let tags = region_tags(&self.file, name)
-            .map_err(|e| messages::profile(&self.name, &sp::analysis::Error::from(e)))?;
+        let fail = |e: sp::schema::Error| messages::profile(&self.name, &e.into());
+        if self.tags.borrow().is_none() {
+            *self.tags.borrow_mut() = Some(RegionTags::read(&self.file).map_err(fail)?);
+        }
+        let tags = (self.tags.borrow().as_ref())
+            .map_or(Ok(Vec::new()), |t| t.of(name).map(<[String]>::to_vec))
+            .map_err(fail)?;
         if !tags.is_empty() {
             facts.push(format!("tags {}", tags.join(", ")));
         }
