@@ -153,9 +153,13 @@ mod tests {
         Region {
             name: name.into(),
             ranks: vec![RankCalls {
+                calls: crate::schema::Calls {
+                    starts: spans.iter().map(|s| s.0).collect(),
+                    ends: spans.iter().map(|s| s.1).collect(),
+                    ..Default::default()
+                }
+                .into(),
                 rank: 0,
-                starts: spans.iter().map(|s| s.0).collect(),
-                ends: spans.iter().map(|s| s.1).collect(),
                 ..RankCalls::default()
             }],
         }

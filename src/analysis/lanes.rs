@@ -212,9 +212,13 @@ pub fn nest_rank(
         if let Some(stored) = region.rank(rank).filter(|_| keeps_region(&region.name)) {
             let events = source.events(stored)?.into_owned();
             row.ranks.push(RankCalls {
-                lanes: events.lanes(),
-                starts: events.starts,
-                ends: events.ends,
+                calls: crate::schema::Calls {
+                    lanes: events.lanes(),
+                    starts: events.starts,
+                    ends: events.ends,
+                    ..Default::default()
+                }
+                .into(),
                 rank,
                 ..RankCalls::default()
             });
@@ -274,9 +278,13 @@ mod tests {
         };
         for &(name, rank, calls) in rows {
             let row = RankCalls {
+                calls: crate::schema::Calls {
+                    starts: calls.iter().map(|c| c.0).collect(),
+                    ends: calls.iter().map(|c| c.1).collect(),
+                    ..Default::default()
+                }
+                .into(),
                 rank,
-                starts: calls.iter().map(|c| c.0).collect(),
-                ends: calls.iter().map(|c| c.1).collect(),
                 ..RankCalls::default()
             };
             match p.regions.iter_mut().find(|r| r.name == name) {

@@ -617,9 +617,13 @@ mod tests {
         Region {
             name: "r".into(),
             ranks: vec![RankCalls {
+                calls: crate::schema::Calls {
+                    starts,
+                    ends,
+                    ..Default::default()
+                }
+                .into(),
                 rank: 0,
-                starts,
-                ends,
                 ..RankCalls::default()
             }],
         }

@@ -150,9 +150,13 @@ mod tests {
 
     fn row(rank: u32, calls: &[(i64, i64)]) -> RankCalls {
         RankCalls {
+            calls: crate::schema::Calls {
+                starts: calls.iter().map(|c| c.0).collect(),
+                ends: calls.iter().map(|c| c.1).collect(),
+                ..Default::default()
+            }
+            .into(),
             rank,
-            starts: calls.iter().map(|c| c.0).collect(),
-            ends: calls.iter().map(|c| c.1).collect(),
             ..RankCalls::default()
         }
     }

@@ -348,9 +348,13 @@ fn rank_regions(
         regions.push(Region {
             name: region.name.clone(),
             ranks: vec![RankCalls {
-                lanes: events.lanes().or_else(|| stored.lanes.clone()),
-                starts: events.starts,
-                ends: events.ends,
+                calls: crate::schema::Calls {
+                    lanes: events.lanes().or_else(|| stored.lanes.clone()),
+                    starts: events.starts,
+                    ends: events.ends,
+                    ..Default::default()
+                }
+                .into(),
                 rank,
                 ..RankCalls::default()
             }],
@@ -368,9 +372,13 @@ mod tests {
         Region {
             name: name.into(),
             ranks: vec![RankCalls {
+                calls: crate::schema::Calls {
+                    starts: calls.iter().map(|c| c.0).collect(),
+                    ends: calls.iter().map(|c| c.1).collect(),
+                    ..Default::default()
+                }
+                .into(),
                 rank: 0,
-                starts: calls.iter().map(|c| c.0).collect(),
-                ends: calls.iter().map(|c| c.1).collect(),
                 ..RankCalls::default()
             }],
         }
@@ -461,9 +469,13 @@ mod tests {
                     name: (*name).into(),
                     ranks: (0..3)
                         .map(|r| RankCalls {
+                            calls: crate::schema::Calls {
+                                starts: ranks[r].iter().map(|c| c.0).collect(),
+                                ends: ranks[r].iter().map(|c| c.1).collect(),
+                                ..Default::default()
+                            }
+                            .into(),
                             rank: r as u32,
-                            starts: ranks[r].iter().map(|c| c.0).collect(),
-                            ends: ranks[r].iter().map(|c| c.1).collect(),
                             ..RankCalls::default()
                         })
                         .collect(),

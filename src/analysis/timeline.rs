@@ -13,9 +13,12 @@
 //! ```
 //! use sp::analysis::events::Loaded;
 //! use sp::analysis::timeline::{RankIndex, View};
-//! use sp::schema::{Depth, Profile, ProfileLayout, RankCalls, Region};
+//! use sp::schema::{Calls, Depth, Profile, ProfileLayout, RankCalls, Region};
 //!
-//! let row = |starts: Vec<i64>, ends: Vec<i64>| RankCalls { rank: 0, starts, ends, ..RankCalls::default() };
+//! let row = |starts: Vec<i64>, ends: Vec<i64>| RankCalls {
+//!     calls: Calls { starts, ends, ..Calls::default() }.into(),
+//!     ..RankCalls::default()
+//! };
 //! let profile = Profile {
 //!     regions: vec![
 //!         Region { name: "step".into(), ranks: vec![row(vec![0], vec![100])] },
@@ -921,9 +924,13 @@ mod tests {
     /// One rank: a region of `n` back-to-back calls, each inside one of `outer`.
     fn profile(n: i64) -> Profile {
         let row = |starts: Vec<i64>, ends: Vec<i64>| RankCalls {
+            calls: crate::schema::Calls {
+                starts,
+                ends,
+                ..Default::default()
+            }
+            .into(),
             rank: 0,
-            starts,
-            ends,
             ..RankCalls::default()
         };
         let inner = row(

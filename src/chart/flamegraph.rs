@@ -426,9 +426,13 @@ mod tests {
         Region {
             name: name.into(),
             ranks: vec![RankCalls {
+                calls: crate::schema::Calls {
+                    starts: calls.iter().map(|c| c.0).collect(),
+                    ends: calls.iter().map(|c| c.1).collect(),
+                    ..Default::default()
+                }
+                .into(),
                 rank: 0,
-                starts: calls.iter().map(|c| c.0).collect(),
-                ends: calls.iter().map(|c| c.1).collect(),
                 ..RankCalls::default()
             }],
         }

@@ -342,13 +342,17 @@ mod tests {
             name: name.into(),
             ranks: (0..ranks)
                 .map(|rank| RankCalls {
+                    calls: crate::schema::Calls {
+                        starts: vec![0],
+                        ends: vec![if Some(rank) == slow {
+                            50_000
+                        } else {
+                            1_000 + i64::from(rank * 7_919 % 101)
+                        }],
+                        ..Default::default()
+                    }
+                    .into(),
                     rank,
-                    starts: vec![0],
-                    ends: vec![if Some(rank) == slow {
-                        50_000
-                    } else {
-                        1_000 + i64::from(rank * 7_919 % 101)
-                    }],
                     ..RankCalls::default()
                 })
                 .collect(),

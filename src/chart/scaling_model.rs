@@ -253,9 +253,13 @@ mod tests {
         let ns = (seconds * 1e9).round() as i64;
         let rows = (0..ranks)
             .map(|rank| RankCalls {
+                calls: crate::schema::Calls {
+                    starts: vec![0],
+                    ends: vec![ns],
+                    ..Default::default()
+                }
+                .into(),
                 rank,
-                starts: vec![0],
-                ends: vec![ns],
                 ..RankCalls::default()
             })
             .collect();

@@ -131,7 +131,7 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
     let mut regions = Vec::with_capacity(profile.regions.len());
     for region in profile.regions {
         let mut rows = Vec::with_capacity(region.ranks.len());
-        for row in region.ranks {
+        for mut row in region.ranks {
             let (calls, at) = match (profile.layout, row.span, columns) {
                 (ProfileLayout::Columnar, Some(span), Some(columns)) => (
                     span.count,
@@ -143,8 +143,8 @@ pub fn scan_profile<R: ReadAt, W: ReadAt>(
                 (ProfileLayout::Legacy, ..) => (
                     row.starts.len() as u64,
                     CallsAt::Held(Arc::new(HeldCalls {
-                        starts: row.starts,
-                        ends: row.ends,
+                        starts: std::mem::take(&mut row.starts),
+                        ends: std::mem::take(&mut row.ends),
                     })),
                 ),
                 _ => (0, CallsAt::Nothing),

@@ -63,14 +63,14 @@ impl ProfileInput {
 }
 
 /// What an import keeps of a row: its calls and source location.
-fn region_calls(name: &str, row: RankCalls) -> RegionCalls {
+fn region_calls(name: &str, mut row: RankCalls) -> RegionCalls {
     RegionCalls {
         name: name.to_owned(),
         source_file: row.source_file.as_deref().map(str::to_owned),
         source_line: row.source_line,
         source_text: row.source_text.as_deref().map(str::to_owned),
-        starts: row.starts,
-        ends: row.ends,
+        starts: std::mem::take(&mut row.starts),
+        ends: std::mem::take(&mut row.ends),
     }
 }
 

@@ -34,7 +34,9 @@ pub use lanes::Lanes;
 pub use merged::{MergedProfile, ProfileRow};
 pub use metadata::{MetaValue, Metadata};
 pub use native::{Merged, MergedRow, Merger, RegionCalls, RegionRecord};
-pub use profile::{Depth, Profile, ProfileLayout, RankCalls, Region, RowStatistics, Span};
+pub use profile::{
+    Calls, Depth, LoadedCalls, Profile, ProfileLayout, RankCalls, Region, RowStatistics, Span,
+};
 pub use read::events::{CallIds, EventReader, RowEvents};
 pub use read::{read, region_tags, RegionTags, MAX_RANKS, NEWEST_SCHEMA};
 pub use stats::Summary;

@@ -576,9 +576,13 @@ mod tests {
                     .map(|(rank, calls)| {
                         let mine = calls.iter().filter(|c| c.2 == id);
                         RankCalls {
+                            calls: sp::schema::Calls {
+                                starts: mine.clone().map(|c| c.0).collect(),
+                                ends: mine.map(|c| c.1).collect(),
+                                ..Default::default()
+                            }
+                            .into(),
                             rank: rank as u32,
-                            starts: mine.clone().map(|c| c.0).collect(),
-                            ends: mine.map(|c| c.1).collect(),
                             ..RankCalls::default()
                         }
                     })

@@ -15,9 +15,13 @@ pub(super) fn profile(regions: &[(&str, &[(i64, i64)])]) -> Profile {
             .map(|(name, calls)| Region {
                 name: name.to_string(),
                 ranks: vec![RankCalls {
+                    calls: crate::schema::Calls {
+                        starts: calls.iter().map(|c| c.0).collect(),
+                        ends: calls.iter().map(|c| c.1).collect(),
+                        ..Default::default()
+                    }
+                    .into(),
                     rank: 0,
-                    starts: calls.iter().map(|c| c.0).collect(),
-                    ends: calls.iter().map(|c| c.1).collect(),
                     ..RankCalls::default()
                 }],
             })

@@ -400,9 +400,13 @@ pub(crate) fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> 
     if let Some(stored) = region.rank(rank) {
         let events = run.source.events(stored)?.into_owned();
         row.ranks.push(RankCalls {
-            lanes: events.lanes().or_else(|| stored.lanes.clone()),
-            starts: events.starts,
-            ends: events.ends,
+            calls: crate::schema::Calls {
+                lanes: events.lanes().or_else(|| stored.lanes.clone()),
+                starts: events.starts,
+                ends: events.ends,
+                ..Default::default()
+            }
+            .into(),
             rank,
             ..RankCalls::default()
         });

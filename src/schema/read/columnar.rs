@@ -8,7 +8,7 @@ use crate::hdf5lite::reader::File;
 use crate::io::ReadAt;
 use crate::schema::error::Error;
 use crate::schema::names::{self, index};
-use crate::schema::profile::{Depth, RankCalls, Region, RowStatistics, Span};
+use crate::schema::profile::{Calls, Depth, RankCalls, Region, RowStatistics, Span};
 use crate::sort::SortSlice;
 
 use super::events::{decode_row, lanes, time_columns};
@@ -272,23 +272,27 @@ impl Events {
     }
 
     /// Fills `row` with the calls at `range`.
+    /// (Rows without calls keep no allocation for them.)
     fn fill(&self, row: &mut RankCalls, range: std::ops::Range<usize>) {
-        (row.starts, row.ends) = decode_row(
+        let (starts, ends) = decode_row(
             self.delta,
             &self.first[range.clone()],
             &self.second[range.clone()],
         );
-        row.gpu = self
-            .gpu
-            .as_ref()
-            .map(|g| g[range.clone()].to_vec())
-            .filter(|g| g.iter().any(|&v| v >= 0));
-        row.lanes = self.threads.as_ref().map(|t| {
-            lanes(
-                &t[range.clone()],
-                self.tasks.as_ref().map(|k| &k[range.clone()]),
-            )
-        });
+        row.calls = Calls {
+            starts,
+            ends,
+            gpu: (self.gpu.as_ref())
+                .map(|g| g[range.clone()].to_vec())
+                .filter(|g| g.iter().any(|&v| v >= 0)),
+            lanes: self.threads.as_ref().map(|t| {
+                lanes(
+                    &t[range.clone()],
+                    self.tasks.as_ref().map(|k| &k[range.clone()]),
+                )
+            }),
+        }
+        .into();
     }
 }
 

@@ -37,10 +37,13 @@ impl RowEvents {
     pub fn into_calls(self, row: &RankCalls) -> RankCalls {
         let lanes = self.lanes();
         RankCalls {
-            starts: self.starts,
-            ends: self.ends,
-            gpu: self.gpu.filter(|g| g.iter().any(|&v| v >= 0)),
-            lanes,
+            calls: crate::schema::Calls {
+                starts: self.starts,
+                ends: self.ends,
+                gpu: self.gpu.filter(|g| g.iter().any(|&v| v >= 0)),
+                lanes,
+            }
+            .into(),
             statistics: None,
             ..row.clone()
         }

@@ -83,10 +83,14 @@ fn read_region<R: ReadAt>(file: &File<R>, path: &str, rank: u32) -> Result<RankC
         None => None,
     };
     Ok(RankCalls {
+        calls: crate::schema::Calls {
+            starts,
+            ends,
+            gpu,
+            ..Default::default()
+        }
+        .into(),
         rank,
-        starts,
-        ends,
-        gpu,
         source_file: string_attr(names::SOURCE_FILE)?.map(Arc::from),
         source_line,
         source_text: string_attr(names::SOURCE_TEXT)?.map(Arc::from),
