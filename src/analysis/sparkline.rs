@@ -6,7 +6,7 @@
 //! rows whose calls are loaded are used as they are.
 
 use super::error::Result;
-use super::progress::{Progress, CALL_BYTES};
+use super::progress::Progress;
 use super::quantiles::{selected_rows, CallBlocks};
 use crate::io::ReadAt;
 use crate::schema::read::events::SUMMARY_BLOCK;
@@ -130,14 +130,6 @@ fn sparkline_in<R: ReadAt>(
     CallBlocks::new(reader, region, ranks, block, progress)
         .each_block(|starts, ends| acc.add(starts, ends))?;
     Ok(acc.finish())
-}
-
-/// The bytes of calls [`region_sparkline`] reads for `region` on `ranks`.
-pub fn sparkline_to_read(region: &Region, ranks: Option<&[u32]>) -> u64 {
-    (selected_rows(region, ranks).iter())
-        .map(|r| r.span.map_or(0, |s| s.count))
-        .sum::<u64>()
-        .saturating_mul(CALL_BYTES)
 }
 
 #[cfg(test)]

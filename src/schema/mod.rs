@@ -38,5 +38,5 @@ pub use profile::{
     Calls, Depth, LoadedCalls, Profile, ProfileLayout, RankCalls, Region, RowStatistics, Span,
 };
 pub use read::events::{CallIds, EventReader, RowEvents};
-pub use read::{read, region_tags, RegionTags, MAX_RANKS, NEWEST_SCHEMA};
+pub use read::{read, RegionTags, MAX_RANKS, NEWEST_SCHEMA};
 pub use stats::Summary;

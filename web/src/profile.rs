@@ -543,10 +543,10 @@ impl Opened {
         let wanted = req["sparkline"].as_bool() == Some(true);
         let kept = self.percentiles.borrow().contains_key(&key);
         let mut line = None;
-        let region = self.head()?.region(name);
-        if let (true, false, Some(region), Some(window)) =
-            (wanted, kept, region, sparkline::window(self.head()?, ranks))
-        {
+        let head = self.head()?;
+        // The run's window (a walk of every row) only when the sparkline is read here.
+        let both = (wanted && !kept).then(|| head.region(name).zip(sparkline::window(head, ranks)));
+        if let Some(Some((region, window))) = both {
             // One read of the region's calls for both.
             let fail = |e: sp::analysis::Error| messages::profile(&self.name, &e);
             let reader = EventReader::open(&self.file).map_err(|e| fail(e.into()))?;

@@ -38,7 +38,7 @@ use super::names;
 use super::profile::{Depth, Profile, ProfileLayout, RankCalls, Region};
 
 pub use statistics::read_statistics;
-pub use tags::{region_tags, RegionTags};
+pub use tags::RegionTags;
 
 /// The newest schema this crate reads.
 pub const NEWEST_SCHEMA: i64 = 3;

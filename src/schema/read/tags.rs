@@ -83,13 +83,6 @@ fn row_tags(text: &str) -> Option<Vec<String>> {
         .collect()
 }
 
-/// The tags of `region`'s rows, each once, in the order the rows first give them; none
-/// for a region the file does not have or a layout without the column. Reads the whole
-/// column: a front end that shows several regions keeps a [`RegionTags`].
-pub fn region_tags<R: ReadAt>(file: &File<R>, region: &str) -> Result<Vec<String>, Error> {
-    RegionTags::read(file)?.of(region).map(<[String]>::to_vec)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,15 +91,17 @@ mod tests {
     fn a_regions_tags_are_its_rows_json_arrays() {
         let rich = include_bytes!("../../../tests/corpus/golden/python_rich_rich.h5");
         let file = File::open(&rich[..]).unwrap();
-        assert_eq!(region_tags(&file, "solve").unwrap(), ["a", "b"]);
-        assert!(region_tags(&file, "io").unwrap().is_empty());
-        assert!(region_tags(&file, "not there").unwrap().is_empty());
+        let tags = RegionTags::read(&file).unwrap();
+        assert_eq!(tags.of("solve").unwrap(), ["a", "b"]);
+        assert!(tags.of("io").unwrap().is_empty());
+        assert!(tags.of("not there").unwrap().is_empty());
         // import-native writes "[]" on every row.
         let merged = include_bytes!("../../../tests/golden/c_trace/expected/profiling_data.h5");
         let file = File::open(&merged[..]).unwrap();
         let names = crate::schema::read(&file, crate::schema::Depth::Index).unwrap();
+        let tags = RegionTags::read(&file).unwrap();
         for region in &names.regions {
-            assert!(region_tags(&file, &region.name).unwrap().is_empty());
+            assert!(tags.of(&region.name).unwrap().is_empty());
         }
     }
 
