@@ -310,6 +310,8 @@ pub struct PlotOptions {
     pub width: f32,
     /// The scaling kinds' x axis (default: ranks when they vary, else threads).
     pub axis: crate::analysis::scaling::Axis,
+    /// `scaling_model`: each model's time at this scale too (`sp scaling --predict X`).
+    pub predict: Option<f64>,
     /// What drew it, for the `<desc>` (set by [`render`]).
     pub command: String,
 }
@@ -329,6 +331,7 @@ impl Default for PlotOptions {
             theme: Theme::Light,
             width: 1200.0,
             axis: crate::analysis::scaling::Axis::Auto,
+            predict: None,
             command: String::new(),
         }
     }

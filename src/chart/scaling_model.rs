@@ -3,6 +3,9 @@
 //! the runs' axis as dots, and its fitted model (Extra-P's PMNF, from
 //! [`ScalingTable::models`]) as a line through them, with the model's text and adjusted R²
 //! listed under the plot. Regions with fewer than [`MIN_POINTS`] points have dots only.
+//! With a prediction (`--predict X`, [`ScalingTable::predict`]) the axis reaches X, each
+//! model's line goes on to it, fainter past the runs, and ends in a ring at its predicted
+//! time; the header names the region that stops scaling first.
 
 use super::axis::{label, Scale, Ticks};
 use super::color::region;
@@ -13,13 +16,18 @@ use super::scaling::{regions_line, top_regions};
 use super::scene::{Anchor, Scene, Shape, Style};
 use super::text::fit_middle;
 use crate::analysis::runs::Run;
+use crate::analysis::scaling::model::Model;
 use crate::analysis::scaling::model::MIN_POINTS;
-use crate::analysis::scaling::{Fitted, RegionCurve, ScalingTable};
+use crate::analysis::scaling::{Fitted, Prediction, RegionCurve, ScalingTable};
 use crate::analysis::units::python_g;
 use crate::analysis::{Error, Result};
+use crate::sort::SortSlice;
 
 /// Points each model's line is drawn through, evenly spaced on the x scale.
 const CURVE_POINTS: usize = 64;
+
+/// Points of a model's line past the runs, to a prediction.
+const PREDICTED_POINTS: usize = 32;
 
 /// Values spanning more than this factor are drawn on a log scale.
 const LOG_SPAN: f64 = 20.0;
@@ -61,9 +69,24 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
         ),
     ];
     let n = xs.len();
-    let x_log = xs[0] > 0.0 && xs[n - 1] / xs[0] >= 4.0;
+    let prediction = (opts.predict)
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .map(|x| table.predict(&models, x));
+    if let Some(p) = &prediction {
+        lines.push(prediction_line(p, &table));
+    }
+    // The x span: the runs', and the prediction's scale.
+    let (x_lo, x_hi) = match &prediction {
+        Some(p) => (xs[0].min(p.x), xs[n - 1].max(p.x)),
+        None => (xs[0], xs[n - 1]),
+    };
+    let x_log = x_lo > 0.0 && x_hi / x_lo >= 4.0;
+    let predicted = |m: &Model| prediction.as_ref().map(|p| (p.x, m.at(p.x)));
     let values: Vec<f64> = (curves.iter())
-        .flat_map(|c| c.0.points.iter().map(|p| p.per_rank))
+        .flat_map(|c| {
+            let at = c.1.model.as_ref().and_then(predicted).map(|(_, v)| v);
+            c.0.points.iter().map(|p| p.per_rank).chain(at)
+        })
         .filter(|v| v.is_finite() && *v > 0.0)
         .collect();
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -110,9 +133,9 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
         Scale::linear(y_lo, y_hi, bottom, top)
     };
     let x_scale = if x_log {
-        Scale::log(xs[0], xs[n - 1], left + 20.0, right - 20.0)
+        Scale::log(x_lo, x_hi, left + 20.0, right - 20.0)
     } else {
-        Scale::linear(xs[0], xs[n - 1], left + 20.0, right - 20.0)
+        Scale::linear(x_lo, x_hi, left + 20.0, right - 20.0)
     };
     y_axis(
         &mut scene,
@@ -134,7 +157,7 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
         &Axis {
             scale: x_scale,
             ticks: Ticks {
-                values: xs.clone(),
+                values: x_ticks(&xs, prediction.as_ref()),
                 step: 1.0,
             },
             title: table.axis.label().to_string(),
@@ -143,6 +166,21 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
         bottom,
         Some(top),
     );
+
+    if let Some(p) = &prediction {
+        // A guide at the predicted scale, named at its top.
+        let x = x_scale.at(p.x);
+        let guide = scene.class("guide", Style::stroke(f.ink.muted, 1.0).opacity(0.6));
+        scene.line(x, top, x, bottom, guide);
+        let anchor = if p.x >= xs[n - 1] {
+            Anchor::End
+        } else {
+            Anchor::Start
+        };
+        let dx = if anchor == Anchor::End { -4.0 } else { 4.0 };
+        let text = format!("predicted at {}", label(p.x, 1.0));
+        scene.text(x + dx, top + TEXT, text, anchor, f.muted);
+    }
 
     // Under the plot, a row per region: its dot, its name, and its model.
     let name_w = (curves.iter())
@@ -159,26 +197,69 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
                 &format!("l{rid}"),
                 Style::stroke(region(rid, theme, false), 2.0).opacity(0.8),
             );
-            let (a, b) = (xs[0], xs[n - 1]);
-            // On a log scale the line ends where the model falls to zero or below.
-            let points: Vec<(f32, f32)> = (0..CURVE_POINTS)
-                .map(|k| {
-                    let t = k as f64 / (CURVE_POINTS - 1) as f64;
-                    let x = if x_log {
-                        a * (b / a).powf(t)
-                    } else {
-                        a + (b - a) * t
-                    };
-                    (x, model.at(x))
-                })
-                .take_while(|&(_, v)| !y_log || v > 0.0)
-                .map(|(x, v)| (x_scale.at(x), y_scale.at(v).clamp(top, bottom)))
-                .collect();
+            let draw = |from: f64, to: f64, count: usize| -> Vec<(f32, f32)> {
+                // On a log scale the line ends where the model falls to zero or below.
+                (0..count)
+                    .map(|k| {
+                        let t = k as f64 / (count - 1) as f64;
+                        let x = if x_log {
+                            from * (to / from).powf(t)
+                        } else {
+                            from + (to - from) * t
+                        };
+                        (x, model.at(x))
+                    })
+                    .take_while(|&(_, v)| !y_log || v > 0.0)
+                    .map(|(x, v)| (x_scale.at(x), y_scale.at(v).clamp(top, bottom)))
+                    .collect()
+            };
             scene.push(Shape::Path {
-                points,
+                points: draw(xs[0], xs[n - 1], CURVE_POINTS),
                 closed: false,
                 class: line,
             });
+            if let Some((px, pv)) = predicted(model) {
+                if px < xs[0] || px > xs[n - 1] {
+                    // Past the runs the line is the model's alone: fainter, to a ring at X.
+                    let beyond = scene.class(
+                        &format!("p{rid}"),
+                        Style::stroke(region(rid, theme, false), 2.0).opacity(0.35),
+                    );
+                    let from = if px < xs[0] { xs[0] } else { xs[n - 1] };
+                    scene.push(Shape::Path {
+                        points: draw(from, px, PREDICTED_POINTS),
+                        closed: false,
+                        class: beyond,
+                    });
+                }
+                if pv.is_finite() && (!y_log || pv > 0.0) {
+                    let ring = scene.class(
+                        &format!("ring{rid}"),
+                        Style {
+                            fill: Some(theme.ink().bg),
+                            ..Style::stroke(region(rid, theme, false), 2.0)
+                        },
+                    );
+                    let share = (prediction.iter().flat_map(|p| &p.regions))
+                        .find(|r| r.0 == curve.name)
+                        .map_or(0.0, |r| r.2);
+                    let tip = format!(
+                        "{} · {} = {}: {} s per rank predicted, {:.1} % of the regions' time",
+                        curve.name,
+                        table.axis.label(),
+                        label(px, 1.0),
+                        python_g(pv, 4),
+                        share * 100.0
+                    );
+                    scene.push(Shape::Circle {
+                        cx: x_scale.at(px),
+                        cy: y_scale.at(pv).clamp(top, bottom),
+                        r: 4.5,
+                        class: ring,
+                        tip: Some(tip),
+                    });
+                }
+            }
         }
         for p in &curve.points {
             let (Some(x), v) = (p.x.number(), p.per_rank) else {
@@ -221,7 +302,19 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
             curve.name.clone(),
         );
         let model_text = match &fit.model {
-            Some(m) => format!("{} · adjusted R² {}", m.text(), python_g(m.adjusted_r2, 4)),
+            Some(m) => {
+                let fit = format!("{} · adjusted R² {}", m.text(), python_g(m.adjusted_r2, 4));
+                match predicted(m) {
+                    Some((px, pv)) if pv > 0.0 => {
+                        format!("{fit} · at {}: {} s", label(px, 1.0), python_g(pv, 3))
+                    }
+                    Some((px, _)) => format!(
+                        "{fit} · at {}: none (the model is 0 or below)",
+                        label(px, 1.0)
+                    ),
+                    None => fit,
+                }
+            }
             None => format!(
                 "no model: {} points, {MIN_POINTS} needed",
                 curve.points.len()
@@ -239,6 +332,33 @@ pub fn scene(runs: &[Run], id: &dyn Fn(&str) -> u32, opts: &PlotOptions) -> Resu
     }
     scene.height = below + PAD;
     Ok(scene)
+}
+
+/// The header's line for a prediction: the region that stops scaling first, with its
+/// share of the regions' time at the largest run and at X.
+fn prediction_line(p: &Prediction, table: &ScalingTable) -> String {
+    let at = format!("{} = {}", table.axis.label(), label(p.x, 1.0));
+    let first = (p.first_to_stop.as_ref()).and_then(|name| p.regions.iter().find(|r| &r.0 == name));
+    match first {
+        Some((name, _, share, measured)) => format!(
+            "rings: the models at {at}; {name} stops scaling first ({:.1} % of the time at the largest run, {:.1} % there)",
+            measured * 100.0,
+            share * 100.0
+        ),
+        None => format!("rings: the models at {at}; no region's share grows"),
+    }
+}
+
+/// The x axis's ticks: the runs' points, and the prediction's scale among them.
+fn x_ticks(xs: &[f64], prediction: Option<&Prediction>) -> Vec<f64> {
+    let mut ticks = xs.to_vec();
+    if let Some(p) = prediction {
+        if !ticks.contains(&p.x) {
+            ticks.push(p.x);
+            ticks.sort_stable_by(f64::total_cmp);
+        }
+    }
+    ticks
 }
 
 #[cfg(test)]
@@ -323,6 +443,57 @@ mod tests {
             assert!((end.0 .0 - end.1 .0).abs() < 0.01, "{end:?}");
             assert!((end.0 .1 - end.1 .1).abs() < 0.5, "{end:?}");
         }
+    }
+
+    #[test]
+    fn a_prediction_extends_each_model_to_a_ring_at_its_scale() {
+        // 1 + 0.5·log2(p) ms measured to 32 ranks; at 1,024 the model gives 6 ms.
+        let runs: Vec<Run> = [1u32, 2, 4, 8, 16, 32]
+            .iter()
+            .map(|&p| run(p, 1e-3 + 0.5e-3 * f64::from(p).log2()))
+            .collect();
+        let opts = PlotOptions {
+            predict: Some(1024.0),
+            ..PlotOptions::default()
+        };
+        let scene = scene(&runs, &|_| 0, &opts).unwrap();
+        let texts: Vec<&str> = (scene.shapes().iter())
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(texts.contains(&"predicted at 1,024"), "{texts:?}");
+        assert!(
+            texts.contains(&"1,024"),
+            "the axis has a tick at X: {texts:?}"
+        );
+        let model = texts.iter().find(|t| t.contains("adjusted R²")).unwrap();
+        assert!(model.ends_with("· at 1,024: 0.006 s"), "{model}");
+        let ring = (scene.shapes().iter())
+            .find_map(|s| match s {
+                Shape::Circle {
+                    tip: Some(t), cx, ..
+                } if t.contains("predicted") => Some((t.clone(), *cx)),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(
+            ring.0,
+            "solve · MPI ranks = 1,024: 0.006 s per rank predicted, 100.0 % of the regions' time"
+        );
+        // The faint line runs from the last run's dot to the ring.
+        let beyond = (scene.shapes().iter())
+            .find_map(|s| match s {
+                Shape::Path { points, .. } if points.len() == PREDICTED_POINTS => Some(points),
+                _ => None,
+            })
+            .unwrap();
+        assert!((beyond[PREDICTED_POINTS - 1].0 - ring.1).abs() < 0.01);
+        // Without a prediction the chart is what it was: no ring, no guide.
+        let plain = super::scene(&runs, &|_| 0, &PlotOptions::default()).unwrap();
+        assert!(!(plain.shapes().iter())
+            .any(|s| matches!(s, Shape::Circle { tip: Some(t), .. } if t.contains("predicted"))));
     }
 
     #[test]

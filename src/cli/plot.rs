@@ -68,6 +68,9 @@ pub struct Opts {
     /// Document width in pixels.
     #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(400..=20000))]
     width: u32,
+    /// scaling_model: each model's time at this scale too, as `sp scaling --predict X`.
+    #[arg(long, value_name = "X")]
+    predict: Option<f64>,
     /// A preset's file format.
     #[arg(long, default_value = "svg", value_parser = ["svg", "png"])]
     format: String,
@@ -93,6 +96,7 @@ pub fn run(o: Opts) -> Result<(), Failure> {
         combine: o.combine_regions.clone(),
         theme: o.theme,
         width: o.width as f32,
+        predict: o.predict,
         ..PlotOptions::default()
     };
     let paths = sp::io::inputs::expand(&o.files)?;

@@ -176,8 +176,19 @@ test('a series of six runs draws the fitted models, as sp scaling --model and sp
   assert.equal(svg.name, 'scaling_model_plot.svg');
   sp(['plot', 'scaling_model', ...names, '-o', 'chart.svg'], series);
   assert.ok(svg.bytes.equals(fs.readFileSync(path.join(series, 'chart.svg'))), 'the models chart');
+  // A prediction draws each model on to its scale, as sp plot scaling_model --predict X.
+  await page.fill('#scaling-predict', '1024');
+  await page.$eval('#scaling-predict', (e) => e.dispatchEvent(new Event('change')));
+  await ready();
+  const predicted = await download(page, '#scaling-svg');
+  sp(['plot', 'scaling_model', ...names, '-o', 'predicted.svg', '--predict', '1024'], series);
+  assert.ok(predicted.bytes.equals(fs.readFileSync(path.join(series, 'predicted.svg'))), 'the models chart with a prediction');
+  assert.match(predicted.bytes.toString('utf8'), /allreduce stops scaling first/);
   await page.$eval('#runs-scaling', (e) => e.scrollIntoView());
   await screenshot(page, 'runs-models-light');
+  await page.fill('#scaling-predict', '');
+  await page.$eval('#scaling-predict', (e) => e.dispatchEvent(new Event('change')));
+  await ready();
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.selectOption('#scaling-kind', 'speedup');
   await ready();

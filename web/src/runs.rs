@@ -166,6 +166,7 @@ pub fn scaling(files: &[(u64, &Opened)], req: &Json) -> Answer {
     let opts = PlotOptions {
         theme: theme.map_or(Theme::Light, |t| t.0),
         axis,
+        predict,
         ..PlotOptions::default()
     };
     let svg = plot::render_runs(kind, &runs, region_names, &opts, "chart.svg")
