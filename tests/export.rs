@@ -289,6 +289,11 @@ fn speedscope_holds_the_reference_calls_and_follows_the_schema() {
                 .collect()
         };
         assert_eq!(frame_names(&ours), frame_names(&reference), "{name}");
+        // The document's keys in the reference's order: the frames before the profiles.
+        let keys = |d: &Value| -> Vec<String> {
+            d.as_object().expect("document").keys().cloned().collect()
+        };
+        assert_eq!(keys(&ours), keys(&reference), "{name}");
     }
 }
 

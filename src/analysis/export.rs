@@ -311,8 +311,68 @@ pub fn chrome_trace<W: Write>(
     Ok(())
 }
 
+/// A speedscope document's shared frames: each region's name and source, in the order
+/// the events first meet it, and its index by name.
+#[derive(Default)]
+struct Frames {
+    list: Vec<(String, Option<Source>)>,
+    index: HashMap<String, usize>,
+}
+
+impl Frames {
+    /// The frame of `region`, added (with its source, from the selected `regions`) when
+    /// first met.
+    fn of(&mut self, region: &Region, regions: &[&Region]) -> usize {
+        if let Some(&f) = self.index.get(&region.name) {
+            return f;
+        }
+        let f = self.list.len();
+        self.index.insert(region.name.clone(), f);
+        let src = (regions.iter())
+            .find(|r| r.name == region.name)
+            .and_then(|r| source_of(r));
+        self.list.push((region.name.clone(), src));
+        f
+    }
+}
+
+/// A lane's calls depth-first, siblings in start order, each as (call, false) when it
+/// opens and (call, true) when it closes: balanced by construction.
+struct DepthFirst<'a> {
+    children: &'a [Vec<usize>],
+    stack: Vec<(usize, bool)>,
+}
+
+impl<'a> DepthFirst<'a> {
+    fn new(roots: &[usize], children: &'a [Vec<usize>]) -> DepthFirst<'a> {
+        let stack = roots.iter().rev().map(|&i| (i, false)).collect();
+        DepthFirst { children, stack }
+    }
+}
+
+impl Iterator for DepthFirst<'_> {
+    type Item = (usize, bool);
+
+    fn next(&mut self) -> Option<(usize, bool)> {
+        let (i, closing) = self.stack.pop()?;
+        if !closing {
+            self.stack.push((i, true));
+            if let Some(kids) = self.children.get(i) {
+                self.stack.extend(kids.iter().rev().map(|&k| (k, false)));
+            }
+        }
+        Some((i, closing))
+    }
+}
+
+fn unknown_region() -> Error {
+    Error::Corrupt("call of an unknown region".into())
+}
+
 /// Writes a speedscope document: one evented profile per selected rank (every rank when
-/// `None`) and lane, frames shared across them.
+/// `None`) and lane, frames shared across them. The frames come before the profiles, as
+/// the reference writes them, so the calls are walked twice: once to meet the frames in
+/// the events' order, once to write the events.
 pub fn speedscope<W: Write>(
     profile: &Profile,
     source: &dyn RowSource,
@@ -331,117 +391,22 @@ pub fn speedscope<W: Write>(
         .map(RankCalls::first_start_s)
         .fold(f64::INFINITY, f64::min);
     let origin = if origin.is_finite() { origin } else { 0.0 };
+    let mut frames = Frames::default();
+    let walk = Walk {
+        source,
+        lanes,
+        regions: &regions,
+        ranks: &ranks,
+        origin,
+    };
+    walk.profiles(None, &mut frames)?;
     write!(
         out,
-        "{{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":{},\"name\":{},\"activeProfileIndex\":0,\"profiles\":[",
+        "{{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":{},\"name\":{},\"activeProfileIndex\":0,\"shared\":{{\"frames\":[",
         json_str(EXPORTER),
         json_str(label)
     )?;
-    let mut frames: Vec<(String, Option<Source>)> = Vec::new();
-    let mut frame_of: HashMap<String, usize> = HashMap::new();
-    let mut first_profile = true;
-    for rank in ranks {
-        // One rank's calls in memory: its nesting is reconstructed from all of them.
-        let mut owned: Vec<Region> = Vec::new();
-        for region in &regions {
-            if let Some(row) = region.rank(rank) {
-                let events = source.events(row)?.into_owned();
-                owned.push(Region {
-                    name: region.name.clone(),
-                    ranks: vec![events.into_calls(row)],
-                });
-            }
-        }
-        let refs: Vec<&Region> = owned.iter().collect();
-        let calls = calltree::build(&refs, rank)
-            .map_err(|_| Error::Corrupt(format!("the calls of rank {rank} do not nest")))?;
-        if calls.is_empty() {
-            continue;
-        }
-        let any_lane = owned
-            .iter()
-            .any(|r| r.ranks.iter().any(|c| c.lanes.is_some()));
-        let mut lane_values: Vec<i64> = calls.iter().map(|c| c.lane).collect();
-        lane_values.sort_ord_unstable();
-        lane_values.dedup();
-        if !any_lane {
-            lane_values = vec![-1];
-        }
-        let mut children: Vec<Vec<usize>> = vec![Vec::new(); calls.len()];
-        for (i, c) in calls.iter().enumerate() {
-            if let Some(p) = c.parent.and_then(|p| children.get_mut(p)) {
-                p.push(i);
-            }
-        }
-        for lane in lane_values {
-            let roots: Vec<usize> = (0..calls.len())
-                .filter(|&i| calls[i].parent.is_none() && (!any_lane || calls[i].lane == lane))
-                .collect();
-            let (Some(&first), Some(&last)) = (roots.first(), roots.last()) else {
-                continue;
-            };
-            let at = |ns: i64| ns as f64 / 1e9 - origin;
-            let mut name = format!("rank {rank}");
-            if any_lane && lane != -1 {
-                name = format!("{name} - {}", lanes.label(lane, rank));
-            }
-            if !std::mem::take(&mut first_profile) {
-                out.write_all(b",")?;
-            }
-            write!(
-                out,
-                "{{\"type\":\"evented\",\"name\":{},\"unit\":\"seconds\",\"startValue\":{},\"endValue\":{},\"events\":[",
-                json_str(&name),
-                json_f64(at(calls[first].start_ns)),
-                json_f64(at(calls[last].end_ns))
-            )?;
-            // Depth-first, siblings in start order: balanced by construction.
-            let mut stack: Vec<(usize, bool)> = roots.iter().rev().map(|&i| (i, false)).collect();
-            let mut first_event = true;
-            while let Some((i, closing)) = stack.pop() {
-                let call = &calls[i];
-                let region = refs
-                    .get(call.region)
-                    .ok_or_else(|| Error::Corrupt("call of an unknown region".into()))?;
-                let frame = match frame_of.get(&region.name) {
-                    Some(&f) => f,
-                    None => {
-                        let f = frames.len();
-                        frame_of.insert(region.name.clone(), f);
-                        let src = regions
-                            .iter()
-                            .find(|r| r.name == region.name)
-                            .and_then(|r| source_of(r));
-                        frames.push((region.name.clone(), src));
-                        f
-                    }
-                };
-                if !std::mem::take(&mut first_event) {
-                    out.write_all(b",")?;
-                }
-                if closing {
-                    write!(
-                        out,
-                        "{{\"type\":\"C\",\"frame\":{frame},\"at\":{}}}",
-                        json_f64(at(call.end_ns))
-                    )?;
-                    continue;
-                }
-                write!(
-                    out,
-                    "{{\"type\":\"O\",\"frame\":{frame},\"at\":{}}}",
-                    json_f64(at(call.start_ns))
-                )?;
-                stack.push((i, true));
-                if let Some(kids) = children.get(i) {
-                    stack.extend(kids.iter().rev().map(|&k| (k, false)));
-                }
-            }
-            out.write_all(b"]}")?;
-        }
-    }
-    out.write_all(b"],\"shared\":{\"frames\":[")?;
-    for (i, (name, src)) in frames.iter().enumerate() {
+    for (i, (name, src)) in frames.list.iter().enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
@@ -454,8 +419,133 @@ pub fn speedscope<W: Write>(
         }
         out.write_all(b"}")?;
     }
-    out.write_all(b"]}}\n")?;
+    out.write_all(b"]},\"profiles\":[")?;
+    walk.profiles(Some(out), &mut frames)?;
+    out.write_all(b"]}\n")?;
     Ok(())
+}
+
+/// What a speedscope document holds: its regions and ranks, and the time origin.
+struct Walk<'a> {
+    source: &'a dyn RowSource,
+    lanes: &'a Lanes,
+    regions: &'a [&'a Region],
+    ranks: &'a [u32],
+    origin: f64,
+}
+
+impl Walk<'_> {
+    /// Writes the profiles, one per rank and lane, adding each region to `frames` when
+    /// its first event is met. With no `out`, only meets the frames, and stops once every
+    /// region has one (on the first rank, usually).
+    fn profiles(&self, mut out: Option<&mut dyn Write>, frames: &mut Frames) -> Result<()> {
+        let distinct = {
+            let mut names: Vec<&str> = self.regions.iter().map(|r| r.name.as_str()).collect();
+            names.sort_ord_unstable();
+            names.dedup();
+            names.len()
+        };
+        let Walk {
+            source,
+            lanes,
+            regions,
+            ranks,
+            origin,
+        } = *self;
+        let mut first_profile = true;
+        for &rank in ranks {
+            if out.is_none() && frames.list.len() == distinct {
+                return Ok(());
+            }
+            // One rank's calls in memory: its nesting is reconstructed from all of them.
+            let mut owned: Vec<Region> = Vec::new();
+            for region in regions {
+                if let Some(row) = region.rank(rank) {
+                    let events = source.events(row)?.into_owned();
+                    owned.push(Region {
+                        name: region.name.clone(),
+                        ranks: vec![events.into_calls(row)],
+                    });
+                }
+            }
+            let refs: Vec<&Region> = owned.iter().collect();
+            let calls = calltree::build(&refs, rank)
+                .map_err(|_| Error::Corrupt(format!("the calls of rank {rank} do not nest")))?;
+            if calls.is_empty() {
+                continue;
+            }
+            let any_lane = owned
+                .iter()
+                .any(|r| r.ranks.iter().any(|c| c.lanes.is_some()));
+            let mut lane_values: Vec<i64> = calls.iter().map(|c| c.lane).collect();
+            lane_values.sort_ord_unstable();
+            lane_values.dedup();
+            if !any_lane {
+                lane_values = vec![-1];
+            }
+            let mut children: Vec<Vec<usize>> = vec![Vec::new(); calls.len()];
+            for (i, c) in calls.iter().enumerate() {
+                if let Some(p) = c.parent.and_then(|p| children.get_mut(p)) {
+                    p.push(i);
+                }
+            }
+            for lane in lane_values {
+                let roots: Vec<usize> = (0..calls.len())
+                    .filter(|&i| calls[i].parent.is_none() && (!any_lane || calls[i].lane == lane))
+                    .collect();
+                let (Some(&first), Some(&last)) = (roots.first(), roots.last()) else {
+                    continue;
+                };
+                let at = |ns: i64| ns as f64 / 1e9 - origin;
+                let mut name = format!("rank {rank}");
+                if any_lane && lane != -1 {
+                    name = format!("{name} - {}", lanes.label(lane, rank));
+                }
+                let Some(out) = out.as_deref_mut() else {
+                    // Meeting the frames: the opening events in the order written.
+                    for (i, _) in DepthFirst::new(&roots, &children).filter(|e| !e.1) {
+                        let region = refs.get(calls[i].region).ok_or_else(unknown_region)?;
+                        frames.of(region, regions);
+                    }
+                    continue;
+                };
+                if !std::mem::take(&mut first_profile) {
+                    out.write_all(b",")?;
+                }
+                write!(
+                out,
+                "{{\"type\":\"evented\",\"name\":{},\"unit\":\"seconds\",\"startValue\":{},\"endValue\":{},\"events\":[",
+                json_str(&name),
+                json_f64(at(calls[first].start_ns)),
+                json_f64(at(calls[last].end_ns))
+            )?;
+                let mut first_event = true;
+                for (i, closing) in DepthFirst::new(&roots, &children) {
+                    let call = &calls[i];
+                    let region = refs.get(call.region).ok_or_else(unknown_region)?;
+                    let frame = frames.of(region, regions);
+                    if !std::mem::take(&mut first_event) {
+                        out.write_all(b",")?;
+                    }
+                    if closing {
+                        write!(
+                            out,
+                            "{{\"type\":\"C\",\"frame\":{frame},\"at\":{}}}",
+                            json_f64(at(call.end_ns))
+                        )?;
+                        continue;
+                    }
+                    write!(
+                        out,
+                        "{{\"type\":\"O\",\"frame\":{frame},\"at\":{}}}",
+                        json_f64(at(call.start_ns))
+                    )?;
+                }
+                out.write_all(b"]}")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 fn json_meta(v: &PyValue) -> String {
