@@ -140,12 +140,13 @@ impl Sum {
 /// The flat statistics of one region (`summary.region_row`). One walk of the rows gathers
 /// every sum and extreme: at 100,000 ranks a region's rows are tens of megabytes, and a
 /// walk per statistic was most of the first screen. With it, the earliest start (s) of
-/// the selected rows with calls, `None` when none has calls.
+/// the selected rows with calls, `None` when none has calls, and over every rank (`ranks`
+/// `None`) the region's [`sort_key`](Region::sort_key), from the same walk.
 pub(super) fn region_row(
     region: &Region,
     ranks: Option<&[u32]>,
     exclusive: Option<&Result<ExclusiveTotals, calltree::Nesting>>,
-) -> (RegionRow, Option<f64>) {
+) -> (RegionRow, Option<f64>, Option<f64>) {
     let rows = per_rank(region, ranks);
     let per_exclusive = |r: &RankCalls, totals: &Result<ExclusiveTotals, _>| -> f64 {
         if let Some(s) = &r.statistics {
@@ -176,7 +177,12 @@ pub(super) fn region_row(
     let mut stored: Vec<&RowStatistics> = Vec::new();
     let (mut first_stored, mut last_stored): (Option<&RowStatistics>, Option<&RowStatistics>) =
         (None, None);
+    // `Region::sort_key`'s fold, rows without calls included.
+    let mut key = f64::INFINITY;
     for &r in &rows {
+        if ranks.is_none() {
+            key = key.min(r.first_start_s());
+        }
         if r.has_gpu() {
             gpu_sum.add(gpu_total_s(r));
             gpu_n += gpu_count(r);
@@ -228,6 +234,7 @@ pub(super) fn region_row(
     let first = first_row.map(first_duration);
     let last = last_row.map(last_duration);
     let imbalance = Some(imbalance_of(&all_totals));
+    let key = ranks.is_none().then_some(key);
     let base = RegionRow {
         name: region.name.clone(),
         num_ranks: rows.len(),
@@ -271,7 +278,7 @@ pub(super) fn region_row(
             std,
             ..base
         };
-        return (row, start);
+        return (row, start, key);
     }
     let (row, total) = distribution_ns(&[&durations], None, base);
     let row = RegionRow {
@@ -280,7 +287,7 @@ pub(super) fn region_row(
         last,
         ..row
     };
-    (row, start)
+    (row, start, key)
 }
 
 /// `row` with the average, extremes, standard deviation and percentiles of `durations`

@@ -252,6 +252,9 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
         sort, mode, flat, ..
     } = options;
     let tree = profile.has_events() && !flat;
+    if !tree {
+        return flat_region_rows(profile, sel, sort, mode);
+    }
     let regions = selected_regions(profile, sel);
     // Ranks without calls add no call paths: walk only the ranks that have some (for the
     // call tree; flat rows walk each region's rows).
@@ -297,13 +300,51 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
     })
 }
 
+/// [`region_rows`] without a call tree: each selected region's flat row and sort key from
+/// one walk of its rows (at 100,000 ranks a walk of a region is tens of megabytes), in
+/// [`selected_regions`]' order, then in `sort` order.
+fn flat_region_rows(
+    profile: &Profile,
+    sel: &Selection,
+    sort: SortKey,
+    mode: PercentageMode,
+) -> Vec<RegionRow> {
+    let exclusive = match mode {
+        PercentageMode::Exclusive => Some(Ok(HashMap::new())),
+        PercentageMode::Coverage => None,
+    };
+    let ranks = sel.ranks.as_deref();
+    let mut keyed: Vec<(&str, Option<RegionRow>, f64)> = (profile.regions.iter())
+        .filter(|r| sel.keeps(&r.name))
+        .map(|region| {
+            let (row, key) = flat_row_keyed(region, ranks, exclusive.as_ref());
+            (region.name.as_str(), Some(row), key)
+        })
+        .collect();
+    keyed.sort_stable_by(|a, b| a.2.total_cmp(&b.2));
+    let names: Vec<&str> = keyed.iter().map(|k| k.0).collect();
+    finish_rows(Vec::new(), &names, sort, |i| {
+        keyed[i].1.take().unwrap_or_default()
+    })
+}
+
 /// The flat row of `region` as the table shows it when the region has no call path.
 fn flat_row(
     region: &Region,
     ranks: Option<&[u32]>,
     exclusive: Option<&Result<flat::ExclusiveTotals, super::calltree::Nesting>>,
 ) -> RegionRow {
-    let (mut row, start) = region_row(region, ranks, exclusive);
+    flat_row_keyed(region, ranks, exclusive).0
+}
+
+/// [`flat_row`] with the region's [`sort_key`](Region::sort_key), which over every rank
+/// comes from the same walk of its rows.
+fn flat_row_keyed(
+    region: &Region,
+    ranks: Option<&[u32]>,
+    exclusive: Option<&Result<flat::ExclusiveTotals, super::calltree::Nesting>>,
+) -> (RegionRow, f64) {
+    let (mut row, start, key) = region_row(region, ranks, exclusive);
     row.depth = 0;
     row.recursive = false;
     // Over every rank the earliest start of the rows with calls is the region's: no second
@@ -314,7 +355,7 @@ fn flat_row(
         (Some(_), _) if region.has_timing() => region.first_start_s(),
         (Some(_), _) => f64::INFINITY,
     };
-    row
+    (row, key.unwrap_or_else(|| region.sort_key()))
 }
 
 /// The table from the call tree's rows and the flat rows (`flat(i)`) of the selected
