@@ -2,6 +2,7 @@
 // download), and runs the sp CLI for the expected outputs.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -141,6 +142,14 @@ export function lsText(file) {
 }
 
 // Every golden profile: tests/golden/*/expected/*.h5 and inputs/*.h5 (all are profiles).
+// A new directory under the system's temp dir holding copies of repository files under
+// new names: `files` is a list of [name, path from the repository's root].
+export function goldenDir(prefix, files) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  for (const [name, golden] of files) fs.copyFileSync(path.join(ROOT, golden), path.join(dir, name));
+  return dir;
+}
+
 export function goldenProfiles() {
   const out = [];
   const base = path.join(ROOT, 'tests/golden');

@@ -3,10 +3,9 @@
 // `sp runs FILES… --format csv|json` prints for the same options, run where the files lie.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, download, launch, openPage, screenshot, setFiles, settled, sp } from './harness.mjs';
+import { download, goldenDir, launch, openPage, screenshot, setFiles, settled, sp } from './harness.mjs';
 
 const FILES = [
   ['c.h5', 'tests/golden/c_trace/expected/profiling_data.h5'],
@@ -18,8 +17,7 @@ let browser;
 let dir;
 before(async () => {
   browser = await launch();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-runs-'));
-  for (const [name, golden] of FILES) fs.copyFileSync(path.join(ROOT, golden), path.join(dir, name));
+  dir = goldenDir('sp-runs-', FILES);
 });
 after(async () => {
   await browser.close();
@@ -115,9 +113,8 @@ test('a bad region pattern is a sentence, not a table', async () => {
 });
 
 test('a scaling series opens into Runs with sp scaling\'s table and downloads and sp plot\'s chart', async () => {
-  const series = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-scaling-'));
   const names = ['ranks1.h5', 'ranks2.h5', 'ranks4.h5'];
-  for (const n of names) fs.copyFileSync(path.join(ROOT, 'tests/golden/scaling/strong', n), path.join(series, n));
+  const series = goldenDir('sp-scaling-', names.map((n) => [n, `tests/golden/scaling/strong/${n}`]));
   const page = await openPage(browser);
   await setFiles(page, names.map((n) => path.join(series, n)));
   await tabulated(page);
@@ -152,9 +149,8 @@ test('a scaling series opens into Runs with sp scaling\'s table and downloads an
 });
 
 test('a series of six runs draws the fitted models, as sp scaling --model and sp plot scaling_model', async () => {
-  const series = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-models-'));
   const names = [1, 2, 4, 8, 16, 32].map((p) => `ranks${p}.h5`);
-  for (const n of names) fs.copyFileSync(path.join(ROOT, 'tests/golden/scaling/models', n), path.join(series, n));
+  const series = goldenDir('sp-models-', names.map((n) => [n, `tests/golden/scaling/models/${n}`]));
   const page = await openPage(browser);
   await setFiles(page, names.map((n) => path.join(series, n)));
   await tabulated(page);

@@ -4,10 +4,9 @@
 // for it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, dropFiles, inspectCsv, launch, openPage, settled } from './harness.mjs';
+import { dropFiles, goldenDir, inspectCsv, launch, openPage, settled } from './harness.mjs';
 
 const FILES = [
   ['c.h5', 'tests/golden/c_trace/expected/profiling_data.h5'],
@@ -21,8 +20,7 @@ let browser;
 let dir;
 before(async () => {
   browser = await launch();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-series-'));
-  for (const [name, golden] of FILES) fs.copyFileSync(path.join(ROOT, golden), path.join(dir, name));
+  dir = goldenDir('sp-series-', FILES);
 });
 after(async () => {
   await browser.close();
