@@ -205,3 +205,36 @@ test('a series of six runs draws the fitted models, as sp scaling --model and sp
   await page.close();
   fs.rmSync(series, { recursive: true, force: true });
 });
+
+test('the scaling study\'s options are in the URL hash, and a reload with the runs dropped again comes back to them', async () => {
+  const names = [1, 2, 4, 8, 16, 32].map((p) => `ranks${p}.h5`);
+  const series = goldenDir('sp-models-hash-', names.map((n) => [n, `tests/golden/scaling/models/${n}`]));
+  const page = await openPage(browser);
+  const ready = async () => page.waitForSelector('#runs-scaling #scaling-csv');
+  const opened = async () => { await setFiles(page, names.map((n) => path.join(series, n))); await tabulated(page); await ready(); };
+  await opened();
+  await page.selectOption('#scaling-mode', 'strong');
+  await ready();
+  await page.click('#scaling-model');
+  await ready();
+  await page.fill('#scaling-predict', '512');
+  await page.$eval('#scaling-predict', (e) => e.dispatchEvent(new Event('change')));
+  await ready();
+  await page.selectOption('#scaling-kind', 'scaling_model');
+  await ready();
+  await page.waitForTimeout(250);
+  const hash = Object.fromEntries(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)));
+  assert.deepEqual([hash.view, hash.smode, hash.smodel, hash.spredict, hash.skind, hash.sx], ['runs', 'strong', '1', '512', 'scaling_model', undefined]);
+  await page.reload();
+  await page.waitForFunction(() => typeof SP !== 'undefined' && SP.ready !== null);
+  await opened();
+  const controls = await page.evaluate(() => [SP.current.view, ...['#scaling-mode', '#scaling-x', '#scaling-predict', '#scaling-kind'].map((s) => document.querySelector(s).value), document.querySelector('#scaling-model').checked]);
+  assert.deepEqual(controls, ['runs', 'strong', 'auto', '512', 'scaling_model', true]);
+  const args = ['--mode', 'strong', '--model', '--predict', '512'];
+  assert.equal(await page.$eval('#scaling-text', (e) => e.textContent), sp(['scaling', ...names, ...args], series));
+  const svg = await download(page, '#scaling-svg');
+  sp(['plot', 'scaling_model', ...names, '-o', 'reloaded.svg', '--predict', '512'], series);
+  assert.ok(svg.bytes.equals(fs.readFileSync(path.join(series, 'reloaded.svg'))), 'the chart after the reload');
+  await page.close();
+  fs.rmSync(series, { recursive: true, force: true });
+});

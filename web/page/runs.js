@@ -117,11 +117,12 @@ RUNS.diff = (d) => {
 // and `sp plot KIND FILES…` draws it (the worker answers both): the table, its downloads and
 // the chart with its ideal line.
 RUNS.sc = { mode: 'both', x: 'auto', kind: 'speedup', model: false, predict: '' };
+const SCALING_KINDS = ['speedup', 'scaling_efficiency', 'weak_scaling', 'weak_scaling_efficiency', 'scaling_model'];
 RUNS.axes = [];
 RUNS.scaling = () => {
   const sc = RUNS.sc;
   const box = SP.el('section', { id: 'runs-scaling' }, SP.el('h2', { text: 'Scaling' }), SP.el('p', { class: 'hint', text: 'Reading the scaling study…' }));
-  const redraw = () => box.replaceWith(RUNS.scaling());
+  const redraw = () => { SP.state.save(); box.replaceWith(RUNS.scaling()); };
   const pick = (id, key, values, title) => SP.el('select', { id, title, onchange: (e) => { sc[key] = e.target.value; redraw(); } },
     values.map((v) => SP.el('option', { value: v, text: v.replace(/_/g, ' '), selected: v === sc[key] })));
   // The study depends on the runs and these options only: a change of the baseline or the
@@ -139,7 +140,7 @@ RUNS.scaling = () => {
       SP.el('label', {}, SP.el('input', { type: 'checkbox', id: 'scaling-model', checked: sc.model, onchange: (e) => { sc.model = e.target.checked; redraw(); } }), ' model'),
       SP.el('label', { title: 'Rank the regions by their modelled share at this scale (sp scaling --predict X)' }, 'predict at ',
         SP.el('input', { id: 'scaling-predict', type: 'number', min: 1, value: sc.predict, style: 'width: 7em', onchange: (e) => { sc.predict = e.target.value; redraw(); } })),
-      SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', ['speedup', 'scaling_efficiency', 'weak_scaling', 'weak_scaling_efficiency', 'scaling_model'], 'sp plot KIND FILES…')),
+      SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', SCALING_KINDS, 'sp plot KIND FILES…')),
       d ? SP.el('button', { id: 'scaling-csv', text: 'Download CSV', title: 'sp scaling FILES… --format csv', onclick: () => SP.download(new Blob([d.downloads.csv], { type: 'text/csv' }), 'scaling.csv') }) : null,
       d ? SP.el('button', { id: 'scaling-json', text: 'Download JSON', title: 'sp scaling FILES… --format json', onclick: () => SP.download(new Blob([d.downloads.json], { type: 'application/json' }), 'scaling.json') }) : null,
       d ? SP.el('button', { id: 'scaling-svg', text: 'Save SVG', title: 'sp plot ' + sc.kind + ' FILES… -o ' + d.name, onclick: () => SP.download(new Blob([d.svg], { type: 'image/svg+xml' }), d.name) }) : null);
@@ -152,7 +153,8 @@ RUNS.scaling = () => {
 
 RUNS.save = (text, suffix, type) => SP.download(new Blob([text], { type }), 'runs.' + suffix);
 
-// The hash keys of the runs table (see state.js): rmetric, rregion, rgroup, rchanges, rorder.
+// The hash keys of the runs table (see state.js): rmetric, rregion, rgroup, rchanges, rorder;
+// and of its scaling study, where not the default: smode, sx, smodel, spredict, skind.
 RUNS.hash = (fs, p) => {
   if (fs.view !== 'runs') return;
   const st = RUNS.st;
@@ -161,6 +163,12 @@ RUNS.hash = (fs, p) => {
   if (st.groupBy) p.set('rgroup', st.groupBy);
   if (!st.changes) p.set('rchanges', '0');
   if (st.order !== 'delta') p.set('rorder', st.order);
+  const sc = RUNS.sc;
+  if (sc.mode !== 'both') p.set('smode', sc.mode);
+  if (sc.x !== 'auto') p.set('sx', sc.x);
+  if (sc.model) p.set('smodel', '1');
+  if (sc.predict !== '') p.set('spredict', sc.predict);
+  if (sc.kind !== 'speedup') p.set('skind', sc.kind);
 };
 
 RUNS.apply = (fs, s) => {
@@ -171,4 +179,10 @@ RUNS.apply = (fs, s) => {
   if (s.rgroup !== undefined) st.groupBy = s.rgroup;
   st.changes = s.rchanges !== '0';
   if (['delta', 'pct', 'name'].includes(s.rorder)) st.order = s.rorder;
+  const sc = RUNS.sc;
+  if (['both', 'strong', 'weak'].includes(s.smode)) sc.mode = s.smode;
+  if (s.sx) sc.x = s.sx;
+  sc.model = s.smodel === '1';
+  if (s.spredict !== undefined && Number(s.spredict) > 0) sc.predict = s.spredict;
+  if (SCALING_KINDS.includes(s.skind)) sc.kind = s.skind;
 };

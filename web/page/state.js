@@ -7,11 +7,13 @@
 // `region` and `rank` are the selection (table row, heatmap cell), `range` the heatmap's
 // visible ranks (positions in its rank order) and `order` that order, `tl` the timeline's
 // time range (ns) and `tlranks` its ranks; `cmp…`, `metric`, `threshold`, `budget`,
-// `failnew` and `csort` are the Compare view's (compare.js), `r…` the Runs view's (runs.js).
+// `failnew` and `csort` are the Compare view's (compare.js), `r…` the Runs view's and `s…`
+// its scaling study's (runs.js).
 SP.state = {
   pending: null,   // the hash read at start, waiting for its file
   KEYS: ['file', 'view', 'include', 'exclude', 'ranks', 'mode', 'sort', 'region', 'rank', 'range', 'order', 'tl', 'tlranks',
-    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort', 'rmetric', 'rregion', 'rgroup', 'rchanges', 'rorder'],
+    'cmpa', 'cmpb', 'metric', 'threshold', 'budget', 'failnew', 'csort', 'rmetric', 'rregion', 'rgroup', 'rchanges', 'rorder',
+    'smode', 'sx', 'smodel', 'spredict', 'skind'],
 };
 
 // The hash for the current file (empty when none is open).
