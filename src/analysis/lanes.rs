@@ -79,7 +79,7 @@ pub fn extent(
             let stored = row
                 .statistics
                 .as_ref()
-                .and_then(|s| s.start_minimum.zip(s.end_maximum));
+                .and_then(|s| s.start_minimum().zip(s.end_maximum()));
             match stored {
                 Some((lo, hi)) if row.starts.is_empty() => widen(lo, hi),
                 _ => {

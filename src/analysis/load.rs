@@ -48,7 +48,7 @@ pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
         let ordered = row
             .statistics
             .as_ref()
-            .is_some_and(|s| s.start_minimum.is_some() && s.end_maximum.is_some());
+            .is_some_and(|s| s.start_minimum().is_some() && s.end_maximum().is_some());
         if ordered {
             continue;
         }
@@ -57,10 +57,10 @@ pub fn read_index<R: ReadAt>(file: &File<R>) -> Result<Profile> {
                 let calls = reader.read(span)?;
                 RowStatistics {
                     count: span.count,
-                    start_minimum: Some(calls.starts.iter().copied().min().unwrap_or(0)),
-                    end_maximum: Some(calls.ends.iter().copied().max().unwrap_or(0)),
                     ..RowStatistics::default()
                 }
+                .with_start_minimum(Some(calls.starts.iter().copied().min().unwrap_or(0)))
+                .with_end_maximum(Some(calls.ends.iter().copied().max().unwrap_or(0)))
             }
             None if span.count == 0 => RowStatistics::default(),
             None => return Err(no_events()),

@@ -482,12 +482,14 @@ mod tests {
     fn row(rank: u32, count: u64, start_ns: i64, end_ns: i64) -> RankCalls {
         RankCalls {
             rank,
-            statistics: Some(RowStatistics {
-                count,
-                start_minimum: Some(start_ns),
-                end_maximum: Some(end_ns),
-                ..RowStatistics::default()
-            }),
+            statistics: Some(
+                RowStatistics {
+                    count,
+                    ..RowStatistics::default()
+                }
+                .with_start_minimum(Some(start_ns))
+                .with_end_maximum(Some(end_ns)),
+            ),
             ..RankCalls::default()
         }
     }

@@ -46,7 +46,7 @@ fn row_window(row: &RankCalls) -> Option<(i64, i64)> {
         return None;
     }
     match &row.statistics {
-        Some(s) => Some((s.start_minimum?, s.end_maximum?)),
+        Some(s) => Some((s.start_minimum()?, s.end_maximum()?)),
         None => Some((*row.starts.iter().min()?, *row.ends.iter().max()?)),
     }
 }

@@ -25,7 +25,7 @@ impl RankCalls {
     /// Earliest start in seconds (`Region.first_start_time`).
     pub fn first_start_s(&self) -> f64 {
         match &self.statistics {
-            Some(s) => s.start_minimum.unwrap_or(0) as f64 / 1e9,
+            Some(s) => s.start_minimum().unwrap_or(0) as f64 / 1e9,
             None => self.starts.iter().min().map_or(0.0, |&v| v as f64 / 1e9),
         }
     }
@@ -33,7 +33,7 @@ impl RankCalls {
     /// Latest end in seconds (`Region.last_end_time`).
     pub fn last_end_s(&self) -> f64 {
         match &self.statistics {
-            Some(s) => s.end_maximum.unwrap_or(0) as f64 / 1e9,
+            Some(s) => s.end_maximum().unwrap_or(0) as f64 / 1e9,
             None => self.ends.iter().max().map_or(0.0, |&v| v as f64 / 1e9),
         }
     }

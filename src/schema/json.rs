@@ -294,16 +294,17 @@ fn statistics(aggregate: &Map<String, Value>) -> Result<RowStatistics, String> {
         total,
         minimum: int("minimum")?.unwrap_or(0),
         maximum: int("maximum")?.unwrap_or(0),
-        first: int("first")?,
-        last: int("last")?,
-        start_minimum: int("start_minimum")?,
-        end_maximum: int("end_maximum")?,
         gpu_count: u64::try_from(gpu_count).unwrap_or(0),
         gpu_total: int("gpu_total")?.unwrap_or(0),
-        mean: float("mean")?,
-        m2: float("m2")?,
         exclusive: int("exclusive")?.unwrap_or(total),
-    })
+        optional: Default::default(),
+    }
+    .with_first(int("first")?)
+    .with_last(int("last")?)
+    .with_start_minimum(int("start_minimum")?)
+    .with_end_maximum(int("end_maximum")?)
+    .with_mean(float("mean")?)
+    .with_m2(float("m2")?))
 }
 
 /// A metadata value as the reference's HDF5 writer would store the same Python value.

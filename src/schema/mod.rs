@@ -35,7 +35,8 @@ pub use merged::{MergedProfile, ProfileRow};
 pub use metadata::{MetaValue, Metadata};
 pub use native::{Merged, MergedRow, Merger, RegionCalls, RegionRecord};
 pub use profile::{
-    Calls, Depth, LoadedCalls, Profile, ProfileLayout, RankCalls, Region, RowStatistics, Span,
+    Calls, Depth, LoadedCalls, Optional, Profile, ProfileLayout, RankCalls, Region, RowStatistics,
+    Span,
 };
 pub use read::events::{CallIds, EventReader, RowEvents};
 pub use read::{read, RegionTags, MAX_RANKS, NEWEST_SCHEMA};

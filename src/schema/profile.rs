@@ -4,6 +4,7 @@
 //! to a chosen [`Depth`]; the import rules ([`ProfileInput`](super::import::ProfileInput))
 //! and the analysis (`crate::analysis`) both start from it.
 
+use std::num::NonZeroU8;
 use std::sync::Arc;
 
 use super::metadata::Metadata;
@@ -57,24 +58,78 @@ pub struct Span {
 }
 
 /// Fixed-size statistics of one (rank, region) row, as `summary_statistics` and the
-/// aggregate layout store them (or as computed from the row's calls). Fields a layout does
-/// not store are `None`.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// aggregate layout store them (or as computed from the row's calls). The members a
+/// layout may not store ([`first`](Self::first), [`last`](Self::last),
+/// [`start_minimum`](Self::start_minimum), [`end_maximum`](Self::end_maximum),
+/// [`mean`](Self::mean), [`m2`](Self::m2)) are `None` when it does not.
+#[derive(Clone, PartialEq, Default)]
 pub struct RowStatistics {
     pub count: u64,
     pub total: i64,
     pub minimum: i64,
     pub maximum: i64,
-    pub first: Option<i64>,
-    pub last: Option<i64>,
-    pub start_minimum: Option<i64>,
-    pub end_maximum: Option<i64>,
     pub gpu_count: u64,
     pub gpu_total: i64,
-    pub mean: Option<f64>,
-    pub m2: Option<f64>,
     /// Stored exclusive total, or the total when none was stored.
     pub exclusive: i64,
+    /// The members a layout may not store (set with `with_first` and the like).
+    pub optional: Optional,
+}
+
+/// The six members of [`RowStatistics`] a layout may not store, as plain values and one
+/// byte saying which are stored: as six `Option`s they took 96 bytes, and an index of
+/// 100,000 ranks holds a million rows, each written once and walked once per statistic
+/// pass. A member not stored holds 0, so equal statistics compare equal.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Optional {
+    first: i64,
+    last: i64,
+    start_minimum: i64,
+    end_maximum: i64,
+    mean: f64,
+    m2: f64,
+    /// One bit per stored member, and [`Optional::NONE`]'s bit always, so that
+    /// `Option<RowStatistics>` takes no room for its tag.
+    stored: NonZeroU8,
+}
+
+impl Optional {
+    /// Nothing stored.
+    const NONE: NonZeroU8 = NonZeroU8::MAX;
+    const FIRST: u8 = 1;
+    const LAST: u8 = 2;
+    const START_MINIMUM: u8 = 4;
+    const END_MAXIMUM: u8 = 8;
+    const MEAN: u8 = 16;
+    const M2: u8 = 32;
+
+    fn get<T>(&self, bit: u8, value: T) -> Option<T> {
+        (self.stored.get() & bit == 0).then_some(value)
+    }
+
+    /// Whether `value` is stored (its bit cleared), and the value to keep for it.
+    fn store<T: Default>(&mut self, bit: u8, value: Option<T>) -> T {
+        let stored = match value.is_some() {
+            true => self.stored.get() & !bit,
+            false => self.stored.get() | bit,
+        };
+        self.stored = NonZeroU8::new(stored).unwrap_or(Optional::NONE);
+        value.unwrap_or_default()
+    }
+}
+
+impl Default for Optional {
+    fn default() -> Optional {
+        Optional {
+            first: 0,
+            last: 0,
+            start_minimum: 0,
+            end_maximum: 0,
+            mean: 0.0,
+            m2: 0.0,
+            stored: Optional::NONE,
+        }
+    }
 }
 
 impl RowStatistics {
@@ -86,16 +141,104 @@ impl RowStatistics {
             total: summary.total,
             minimum: summary.minimum,
             maximum: summary.maximum,
-            first: Some(summary.first),
-            last: Some(summary.last),
-            start_minimum: Some(summary.start_minimum),
-            end_maximum: Some(summary.end_maximum),
             gpu_count: summary.gpu_count,
             gpu_total: summary.gpu_total,
-            mean: Some(summary.mean),
-            m2: Some(summary.m2),
             exclusive: exclusive.unwrap_or(summary.total),
+            optional: Optional::default(),
         }
+        .with_first(Some(summary.first))
+        .with_last(Some(summary.last))
+        .with_start_minimum(Some(summary.start_minimum))
+        .with_end_maximum(Some(summary.end_maximum))
+        .with_mean(Some(summary.mean))
+        .with_m2(Some(summary.m2))
+    }
+
+    /// Duration of the row's first call (ns).
+    pub fn first(&self) -> Option<i64> {
+        self.optional.get(Optional::FIRST, self.optional.first)
+    }
+
+    /// Duration of the row's last call (ns).
+    pub fn last(&self) -> Option<i64> {
+        self.optional.get(Optional::LAST, self.optional.last)
+    }
+
+    /// Earliest start (ns).
+    pub fn start_minimum(&self) -> Option<i64> {
+        (self.optional).get(Optional::START_MINIMUM, self.optional.start_minimum)
+    }
+
+    /// Latest end (ns).
+    pub fn end_maximum(&self) -> Option<i64> {
+        (self.optional).get(Optional::END_MAXIMUM, self.optional.end_maximum)
+    }
+
+    /// Mean duration (ns).
+    pub fn mean(&self) -> Option<f64> {
+        self.optional.get(Optional::MEAN, self.optional.mean)
+    }
+
+    /// Sum of squared deviations from the mean (ns²).
+    pub fn m2(&self) -> Option<f64> {
+        self.optional.get(Optional::M2, self.optional.m2)
+    }
+
+    /// With [`first`](Self::first) set to `value`.
+    pub fn with_first(mut self, value: Option<i64>) -> RowStatistics {
+        self.optional.first = self.optional.store(Optional::FIRST, value);
+        self
+    }
+
+    /// With [`last`](Self::last) set to `value`.
+    pub fn with_last(mut self, value: Option<i64>) -> RowStatistics {
+        self.optional.last = self.optional.store(Optional::LAST, value);
+        self
+    }
+
+    /// With [`start_minimum`](Self::start_minimum) set to `value`.
+    pub fn with_start_minimum(mut self, value: Option<i64>) -> RowStatistics {
+        self.optional.start_minimum = self.optional.store(Optional::START_MINIMUM, value);
+        self
+    }
+
+    /// With [`end_maximum`](Self::end_maximum) set to `value`.
+    pub fn with_end_maximum(mut self, value: Option<i64>) -> RowStatistics {
+        self.optional.end_maximum = self.optional.store(Optional::END_MAXIMUM, value);
+        self
+    }
+
+    /// With [`mean`](Self::mean) set to `value`.
+    pub fn with_mean(mut self, value: Option<f64>) -> RowStatistics {
+        self.optional.mean = self.optional.store(Optional::MEAN, value);
+        self
+    }
+
+    /// With [`m2`](Self::m2) set to `value`.
+    pub fn with_m2(mut self, value: Option<f64>) -> RowStatistics {
+        self.optional.m2 = self.optional.store(Optional::M2, value);
+        self
+    }
+}
+
+impl std::fmt::Debug for RowStatistics {
+    /// As the members read, in the order the layouts store them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowStatistics")
+            .field("count", &self.count)
+            .field("total", &self.total)
+            .field("minimum", &self.minimum)
+            .field("maximum", &self.maximum)
+            .field("first", &self.first())
+            .field("last", &self.last())
+            .field("start_minimum", &self.start_minimum())
+            .field("end_maximum", &self.end_maximum())
+            .field("gpu_count", &self.gpu_count)
+            .field("gpu_total", &self.gpu_total)
+            .field("mean", &self.mean())
+            .field("m2", &self.m2())
+            .field("exclusive", &self.exclusive)
+            .finish()
     }
 }
 
@@ -291,5 +434,56 @@ impl Profile {
             .flat_map(|r| &r.ranks)
             .map(|r| r.span.map_or_else(|| r.calls(), |s| s.count))
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optional_members_read_as_set_and_unset_ones_compare_equal() {
+        let none = RowStatistics::default();
+        assert_eq!(
+            (
+                none.first(),
+                none.last(),
+                none.start_minimum(),
+                none.end_maximum()
+            ),
+            (None, None, None, None)
+        );
+        assert_eq!((none.mean(), none.m2()), (None, None));
+        let s = none
+            .clone()
+            .with_first(Some(-3))
+            .with_last(Some(i64::MIN))
+            .with_start_minimum(Some(0))
+            .with_end_maximum(Some(i64::MAX))
+            .with_mean(Some(0.5))
+            .with_m2(Some(f64::INFINITY));
+        assert_eq!(
+            (s.first(), s.last(), s.start_minimum(), s.end_maximum()),
+            (Some(-3), Some(i64::MIN), Some(0), Some(i64::MAX))
+        );
+        assert_eq!((s.mean(), s.m2()), (Some(0.5), Some(f64::INFINITY)));
+        let unset = (s.clone())
+            .with_first(None)
+            .with_last(None)
+            .with_start_minimum(None)
+            .with_end_maximum(None)
+            .with_mean(None)
+            .with_m2(None);
+        assert_eq!(unset, none);
+        assert_ne!(none.clone().with_first(Some(0)), none);
+        assert_eq!(format!("{s:?}").matches("Some(").count(), 6);
+    }
+
+    /// A million index rows at 100,000 ranks: each byte of a row is a megabyte.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn an_index_row_stays_small() {
+        assert_eq!(size_of::<Option<RowStatistics>>(), 112);
+        assert_eq!(size_of::<RankCalls>(), 216);
     }
 }

@@ -224,7 +224,7 @@ impl Timeline {
                 .filter(|row| row.calls() > 0)
             {
                 let stats = row.statistics.as_ref();
-                match stats.and_then(|s| s.start_minimum.zip(s.end_maximum)) {
+                match stats.and_then(|s| s.start_minimum().zip(s.end_maximum())) {
                     Some((lo, hi)) => {
                         let (a, b) = span.unwrap_or((lo, hi));
                         span = Some((a.min(lo), b.max(hi)));
@@ -640,12 +640,14 @@ mod tests {
         let mut p = profile(&[calls.clone(), calls.clone(), calls]);
         // Their spans stored, as a converted profile's are: the first view reads no call.
         for row in &mut p.regions[0].ranks {
-            row.statistics = Some(sp::schema::RowStatistics {
-                count: n as u64,
-                start_minimum: Some(0),
-                end_maximum: Some(n * 10 - 5),
-                ..Default::default()
-            });
+            row.statistics = Some(
+                sp::schema::RowStatistics {
+                    count: n as u64,
+                    ..Default::default()
+                }
+                .with_start_minimum(Some(0))
+                .with_end_maximum(Some(n * 10 - 5)),
+            );
         }
         let mut t = Timeline::new(vec![0, 1, 2]);
         let v = view(0.0, (n * 10) as f64, 100.0);

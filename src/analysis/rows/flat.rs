@@ -45,14 +45,14 @@ pub(super) fn py_sum(values: impl IntoIterator<Item = f64>) -> f64 {
 
 pub(super) fn first_duration(row: &RankCalls) -> f64 {
     match &row.statistics {
-        Some(s) => seconds(s.first.unwrap_or(0)),
+        Some(s) => seconds(s.first().unwrap_or(0)),
         None => row.durations_ns().next().map_or(0.0, seconds),
     }
 }
 
 pub(super) fn last_duration(row: &RankCalls) -> f64 {
     match &row.statistics {
-        Some(s) => seconds(s.last.unwrap_or(0)),
+        Some(s) => seconds(s.last().unwrap_or(0)),
         None => row.durations_ns().last().map_or(0.0, seconds),
     }
 }
@@ -211,15 +211,15 @@ pub(super) fn region_row(
         maximum = maximum.max(stats.map_or(0.0, |s| seconds(s.maximum)));
         let Some(s) = stats else { continue };
         stored.push(s);
-        if s.first.is_some()
-            && s.start_minimum.is_some()
-            && first_stored.is_none_or(|a| s.start_minimum < a.start_minimum)
+        if s.first().is_some()
+            && s.start_minimum().is_some()
+            && first_stored.is_none_or(|a| s.start_minimum() < a.start_minimum())
         {
             first_stored = Some(s);
         }
-        if s.last.is_some()
-            && s.end_maximum.is_some()
-            && last_stored.is_none_or(|a| s.end_maximum > a.end_maximum)
+        if s.last().is_some()
+            && s.end_maximum().is_some()
+            && last_stored.is_none_or(|a| s.end_maximum() > a.end_maximum())
         {
             last_stored = Some(s);
         }
@@ -248,7 +248,10 @@ pub(super) fn region_row(
     };
     if durations.is_empty() && calls > 0 {
         let total = total.value();
-        let std = if stored.is_empty() || stored.iter().any(|s| s.mean.is_none() || s.m2.is_none())
+        let std = if stored.is_empty()
+            || stored
+                .iter()
+                .any(|s| s.mean().is_none() || s.m2().is_none())
         {
             None
         } else {
@@ -259,11 +262,11 @@ pub(super) fn region_row(
                 let mean = py_sum(
                     stored
                         .iter()
-                        .map(|s| s.count as f64 * s.mean.unwrap_or(0.0)),
+                        .map(|s| s.count as f64 * s.mean().unwrap_or(0.0)),
                 ) / count as f64;
                 let m2 = py_sum(stored.iter().map(|s| {
-                    let d = s.mean.unwrap_or(0.0) - mean;
-                    s.m2.unwrap_or(0.0) + s.count as f64 * (d * d)
+                    let d = s.mean().unwrap_or(0.0) - mean;
+                    s.m2().unwrap_or(0.0) + s.count as f64 * (d * d)
                 }));
                 Some((m2.max(0.0) / count as f64).sqrt() / 1e9)
             }
@@ -273,8 +276,8 @@ pub(super) fn region_row(
             avg: Some(total / calls as f64),
             min: Some(minimum),
             max: Some(maximum),
-            first: first_stored.map(|s| s.first.unwrap_or(0) as f64 / 1e9),
-            last: last_stored.map(|s| s.last.unwrap_or(0) as f64 / 1e9),
+            first: first_stored.map(|s| s.first().unwrap_or(0) as f64 / 1e9),
+            last: last_stored.map(|s| s.last().unwrap_or(0) as f64 / 1e9),
             std,
             ..base
         };

@@ -206,16 +206,17 @@ impl<'f, R: ReadAt> Summaries<'f, R> {
             total,
             minimum: minimum?.unwrap_or(0),
             maximum: maximum?.unwrap_or(0),
-            first: first?,
-            last: last?,
-            start_minimum: start_minimum?,
-            end_maximum: end_maximum?,
             gpu_count: gpu_count?.and_then(|v| u64::try_from(v).ok()).unwrap_or(0),
             gpu_total: gpu_total?.unwrap_or(0),
-            mean: mean?,
-            m2: m2?,
             exclusive: exclusive.unwrap_or(total),
-        })
+            optional: Default::default(),
+        }
+        .with_first(first?)
+        .with_last(last?)
+        .with_start_minimum(start_minimum?)
+        .with_end_maximum(end_maximum?)
+        .with_mean(mean?)
+        .with_m2(m2?))
     }
 
     /// The raw record of `row`, reading the block that holds it when it is not the
@@ -264,18 +265,19 @@ fn plain_statistics(
         total,
         minimum: minimum.int(record).unwrap_or(0),
         maximum: maximum.int(record).unwrap_or(0),
-        first: first.int(record),
-        last: last.int(record),
-        start_minimum: start_minimum.int(record),
-        end_maximum: end_maximum.int(record),
         gpu_count: (gpu_count.int(record))
             .and_then(|v| u64::try_from(v).ok())
             .unwrap_or(0),
         gpu_total: gpu_total.int(record).unwrap_or(0),
-        mean: mean.float(record),
-        m2: m2.float(record),
         exclusive: exclusive.unwrap_or(total),
+        optional: Default::default(),
     }
+    .with_first(first.int(record))
+    .with_last(last.int(record))
+    .with_start_minimum(start_minimum.int(record))
+    .with_end_maximum(end_maximum.int(record))
+    .with_mean(mean.float(record))
+    .with_m2(m2.float(record))
 }
 
 /// An integer member as `i64`: `None` when absent, a float, or out of range.
