@@ -81,14 +81,17 @@ pub fn density(run: &Run, opts: &Options) -> Result<Density> {
     }
     let edges = linspace(lower, upper, bins + 1);
     let mut matrix = vec![vec![0.0f64; bins]; kept.len()];
+    // The bin the last call started in: a row's calls come in start order, and most end in
+    // the bin they start in, so two comparisons find both ends where two binary searches
+    // over the edges took half the chart's time on W2.
+    let mut at = 0usize;
     each_call(run, &kept, &ranks, origin, min, &mut |i, s, e| {
         let (s, e) = (s.max(lower), e.min(upper));
         if e <= s {
             return;
         }
-        let right_of = edges.partition_point(|x| *x <= s);
-        let left = right_of.saturating_sub(1);
-        let right = edges.partition_point(|x| *x < e).min(bins - 1);
+        let (left, right) = bins_of(&edges, at, s, e);
+        at = left;
         for k in left..=right {
             matrix[i][k] += 0.0f64.max(e.min(edges[k + 1]) - s.max(edges[k]));
         }
@@ -97,6 +100,24 @@ pub fn density(run: &Run, opts: &Options) -> Result<Density> {
         edges,
         series: kept.iter().map(|r| r.name.clone()).zip(matrix).collect(),
     })
+}
+
+/// The first and last bins a call `[s, e)` (`s < e`) is counted in: the bin holding `s`
+/// (the number of edges at or before it, less one) and the number of edges before `e`,
+/// at most the last bin. Tried from the bin `hint` first; else searched, with the same
+/// result.
+fn bins_of(edges: &[f64], hint: usize, s: f64, e: f64) -> (usize, usize) {
+    let bins = edges.len() - 1;
+    // Sorted edges: `edges[hint] ≤ s < edges[hint + 1]` means `hint + 1` edges are at or
+    // before `s`; then with `e ≤ edges[hint + 1]` the edges before `e` are those `hint + 1`.
+    if let (Some(&lo), Some(&hi)) = (edges.get(hint), edges.get(hint + 1)) {
+        if lo <= s && s < hi && e <= hi {
+            return (hint, (hint + 1).min(bins - 1));
+        }
+    }
+    let left = edges.partition_point(|x| *x <= s).saturating_sub(1);
+    let right = edges.partition_point(|x| *x < e).min(bins - 1);
+    (left, right)
 }
 
 /// The table: `file, region, bin_start_seconds, bin_end_seconds, occupied_seconds`.
@@ -127,4 +148,52 @@ pub fn table(run: &Run, opts: &Options) -> Result<Table> {
         rows_key: "points",
         extra: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The bins by two searches over the edges, as they were found before the hint.
+    fn searched(edges: &[f64], s: f64, e: f64) -> (usize, usize) {
+        let left = edges.partition_point(|x| *x <= s).saturating_sub(1);
+        let right = edges.partition_point(|x| *x < e).min(edges.len() - 2);
+        (left, right)
+    }
+
+    proptest! {
+        #[test]
+        fn the_hinted_bins_are_the_searched_ones(
+            bins in 1usize..40,
+            span in 1e-9f64..1e3,
+            calls in proptest::collection::vec((0.0f64..1.0, 0.0f64..0.2), 1..60),
+            hint in 0usize..45,
+        ) {
+            let edges = linspace(0.0, span, bins + 1);
+            let mut starts: Vec<f64> = calls.iter().map(|c| c.0 * span).collect();
+            starts.sort_by(f64::total_cmp);
+            let mut at = hint;
+            for (s, (_, d)) in starts.iter().zip(&calls) {
+                let e = (s + d * span).min(span);
+                if e <= *s {
+                    continue;
+                }
+                let got = bins_of(&edges, at, *s, e);
+                prop_assert_eq!(got, searched(&edges, *s, e), "{} {} from {}", s, e, at);
+                at = got.0;
+            }
+        }
+    }
+
+    #[test]
+    fn a_call_on_an_edge_starts_in_the_bin_after_it() {
+        // The last bin counted is one past the call's (it adds 0 there), except at the end.
+        let edges = [0.0, 1.0, 2.0, 3.0];
+        assert_eq!(bins_of(&edges, 0, 1.0, 1.5), (1, 2));
+        assert_eq!(bins_of(&edges, 1, 1.0, 1.5), (1, 2));
+        assert_eq!(bins_of(&edges, 1, 1.0, 2.5), (1, 2));
+        assert_eq!(bins_of(&edges, 0, 2.5, 3.0), (2, 2));
+        assert_eq!(bins_of(&edges, 2, 2.5, 3.0), (2, 2));
+    }
 }
