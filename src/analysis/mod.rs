@@ -55,5 +55,7 @@ pub use error::{Error, Result};
 pub use events::{Loaded, RowSource};
 pub use load::FromEvents;
 pub use metadata::PyValue;
-pub use rows::{region_rows, PercentageMode, RegionRow, RowOptions, SortKey};
+pub use rows::{
+    region_rows, region_rows_with, rows_to_compute, PercentageMode, RegionRow, RowOptions, SortKey,
+};
 pub use selection::{parse_ranks, Selection, SelectionError};

@@ -3,6 +3,7 @@
 //! the library when they change, never in a view).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use sp::analysis::quantiles::Percentiles;
 use sp::analysis::RegionRow;
@@ -108,6 +109,15 @@ pub enum Pct {
     Failed(String),
 }
 
+/// What is being done for a call tree while the index's rows are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeWork {
+    /// The profile's calls are being read.
+    Reading,
+    /// The tree is being built from them, this percentage done.
+    Building(u64),
+}
+
 /// The timeline's window, seconds from the first call (`None`: fit).
 pub type Window = Option<(f64, f64)>;
 
@@ -176,6 +186,8 @@ pub struct App {
     /// The view shown before the timeline, which Esc goes back to when the timeline has
     /// never been drawn whole.
     pub came_from: View,
+    /// Recomputes so far: a call tree built for older options is dropped when it lands.
+    pub generation: u64,
 }
 
 impl App {
@@ -219,6 +231,7 @@ impl App {
             stopped: false,
             shown_window: None,
             came_from: view,
+            generation: 0,
         };
         for i in 0..app.docs.len() {
             if let Some(file) = app.docs[i]
@@ -270,16 +283,49 @@ impl App {
             .collect()
     }
 
-    /// Recomputes the reports for the options.
+    /// Recomputes the reports for the options: the index's rows at once, and the call
+    /// tree of a profile whose calls are loaded on a job (a tree still being built for
+    /// other options is stopped).
     pub fn recompute(&mut self) {
-        let of = |doc: &Doc, options: &Options| match doc.profile() {
-            Some(p) => Report::of(p, doc.whole.is_some(), options),
-            None => Err(format!("{} is not a profile", doc.name)),
-        };
-        self.report = of(&self.docs[0], &self.options);
+        self.generation += 1;
+        self.jobs.cancel_where(|k| matches!(k, Kind::Report { .. }));
+        self.report = self.report_of(0);
+        self.other = (self.docs.len() > 1).then(|| self.report_of(1));
         self.rank_drill = None;
         self.ranks_with_rows = Default::default();
-        self.other = self.docs.get(1).map(|d| of(d, &self.options));
+    }
+
+    /// The report of file `doc` from its index, starting the job that builds its call
+    /// tree when its calls are loaded.
+    fn report_of(&mut self, doc: usize) -> Result<Report, String> {
+        let d = &self.docs[doc];
+        let Some(head) = &d.head else {
+            return Err(format!("{} is not a profile", d.name));
+        };
+        let index = Report::of(head, false, &self.options);
+        if let (Some(whole), Ok(_)) = (&d.whole, &index) {
+            let what = match doc {
+                0 => "building the call tree".to_string(),
+                _ => format!("building the call tree of {}", d.name),
+            };
+            let (whole, options) = (whole.clone(), self.options.clone());
+            (self.jobs).report(doc, self.generation, whole, options, what);
+        }
+        index
+    }
+
+    /// What is being done for file `doc`'s call tree, for the views: its read, or its
+    /// build and the percentage done; `None` when nothing is.
+    pub fn tree_work(&self, doc: usize) -> Option<TreeWork> {
+        let running = |t: &&super::jobs::Task| !t.progress.is_cancelled();
+        (self.jobs.tasks.iter().filter(running)).find_map(|t| match t.kind {
+            Kind::Whole { doc: d } if d == doc => Some(TreeWork::Reading),
+            Kind::Report { doc: d } if d == doc => Some(TreeWork::Building(percent(
+                t.progress.done(),
+                t.progress.total(),
+            ))),
+            _ => None,
+        })
     }
 
     /// Takes the results of finished jobs.
@@ -303,7 +349,7 @@ impl App {
             match done {
                 Done::Whole { doc, profile } => match profile {
                     Ok(p) => {
-                        self.docs[doc].whole = Some(p);
+                        self.docs[doc].whole = Some(Arc::new(p));
                         changed = true;
                     }
                     Err(e) => {
@@ -311,6 +357,21 @@ impl App {
                             Some(format!("{}: call tree not read: {e}", self.docs[doc].name))
                     }
                 },
+                // A tree for older options, or stopped: the index's rows stay.
+                Done::Report { generation, .. } if generation != self.generation => {}
+                Done::Report { doc, report, .. } => {
+                    let report = match report {
+                        Ok(r) => Ok(r),
+                        Err(Stop::Cancelled) => continue,
+                        Err(Stop::Failed(e)) => Err(e),
+                    };
+                    match doc {
+                        0 => self.report = report,
+                        _ => self.other = Some(report),
+                    }
+                    self.rank_drill = None;
+                    self.ranks_with_rows = Default::default();
+                }
                 Done::Percentiles {
                     name,
                     ranks,
@@ -542,10 +603,18 @@ impl App {
         let timeline = (self.jobs.tasks.iter())
             .find(|t| matches!(t.kind, Kind::Timeline { .. }) && !t.progress.is_cancelled())
             .map(|t| (t.what.clone(), t.progress.done(), t.progress.total()));
+        let tree = (self.jobs.tasks.iter())
+            .find(|t| matches!(t.kind, Kind::Report { .. }) && !t.progress.is_cancelled())
+            .map(|t| percent(t.progress.done(), t.progress.total()));
         if !self.jobs.cancel() {
             return false;
         }
         self.message = Some("stopped".into());
+        if let Some(at) = tree {
+            self.message = Some(format!(
+                "stopped the call tree at {at} %: the index's rows stay"
+            ));
+        }
         if let Some((what, done, total)) = timeline {
             self.stopped = true;
             match self.shown_window {
@@ -560,4 +629,9 @@ impl App {
         }
         true
     }
+}
+
+/// `done` of `total` in whole percent (0 of nothing).
+pub fn percent(done: u64, total: u64) -> u64 {
+    (u128::from(done.min(total)) * 100 / u128::from(total.max(1))) as u64
 }

@@ -54,8 +54,8 @@ pub struct Doc {
     /// The file's index read (or whole read, for a file without an index); `None` for an
     /// HDF5 file that is not a profile.
     pub head: Option<Profile>,
-    /// The whole read, once done.
-    pub whole: Option<Profile>,
+    /// The whole read, once done (shared with the job that builds its call tree).
+    pub whole: Option<Arc<Profile>>,
     /// Calls the profile holds.
     pub calls: u64,
 }
@@ -85,7 +85,7 @@ impl Doc {
                     read,
                     calls: profile.call_count(),
                     head: Some(profile.clone()),
-                    whole: Some(profile),
+                    whole: Some(Arc::new(profile)),
                 });
             }
         };
@@ -103,7 +103,7 @@ impl Doc {
             let (head, whole) = read_head(&file, size).map_err(|e| Failure::analysis(path, e))?;
             doc.calls = whole.as_ref().unwrap_or(&head).call_count();
             doc.head = Some(head);
-            doc.whole = whole;
+            doc.whole = whole.map(Arc::new);
         }
         Ok(doc)
     }
@@ -115,7 +115,7 @@ impl Doc {
 
     /// The whole read when done, else the index: the profile rows come from.
     pub fn profile(&self) -> Option<&Profile> {
-        self.whole.as_ref().or(self.head.as_ref())
+        self.whole.as_deref().or(self.head.as_ref())
     }
 
     /// Whether the whole profile should be read in the background for its call tree.

@@ -19,7 +19,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("m", "percentage mode: coverage / exclusive"),
     ("p", "percentiles of the shown rows (background)"),
     ("+ - 0, ← →", "timeline: zoom in, out, fit; pan"),
-    ("Esc", "stop the reads shown on the status line"),
+    ("Esc", "stop the work shown on the status line"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit"),
 ];

@@ -1,6 +1,6 @@
 //! Work that runs beside the interface, so a keypress is answered while it runs: the whole
-//! read of a profile (its call tree), a region's percentiles from its events, and the
-//! timeline's summaries of the ranks on screen. Each job runs on its own thread over the
+//! read of a profile, its call tree built from the calls read, a region's percentiles from
+//! its events, and the timeline's summaries of the ranks on screen. Each job runs on its own thread over the
 //! shared file and sends its results back; the event loop collects them between frames.
 //! A job that reads calls shares a [`Progress`] with the status line, which shows how far
 //! it has got, and Esc cancels it: the library stops within a block of calls with
@@ -18,6 +18,7 @@ use sp::analysis::Error;
 use sp::schema::{EventReader, Profile, Region};
 
 use super::data::Hdf5;
+use super::report::{Options, Report};
 
 /// Why a job gave no result.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +44,13 @@ pub enum Done {
         doc: usize,
         profile: Result<Profile, String>,
     },
+    /// The report of file `doc` with its call tree, for the options of recompute number
+    /// `generation`.
+    Report {
+        doc: usize,
+        generation: u64,
+        report: Result<Report, Stop>,
+    },
     /// The percentiles of region `name` on the ranks `ranks` of the first file.
     Percentiles {
         name: String,
@@ -62,9 +70,16 @@ pub enum Done {
 /// What a job does, for the status line and for Esc.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
-    /// The call tree: not stoppable, and no byte count (a profile of at most
-    /// [`TREE_CALLS`](super::data::TREE_CALLS) calls).
-    Whole,
+    /// The whole read of file `doc` for its call tree: not stoppable, and no byte count
+    /// (a profile of at most [`TREE_CALLS`](super::data::TREE_CALLS) calls).
+    Whole {
+        doc: usize,
+    },
+    /// The call tree of file `doc` built from its calls: its progress counts the
+    /// library's walks of the calls, not bytes read.
+    Report {
+        doc: usize,
+    },
     Percentiles,
     /// The summaries of `view`, asked for at the window `window` (`None`: fit).
     Timeline {
@@ -154,9 +169,32 @@ impl Jobs {
     /// Reads the whole of file `doc` (every call) for its call tree.
     pub fn read_whole(&mut self, doc: usize, file: Hdf5) {
         let what = "reading the call tree".to_string();
-        self.spawn(Kind::Whole, what, Arc::default(), move |send| {
+        self.spawn(Kind::Whole { doc }, what, Arc::default(), move |send| {
             let profile = load::read_full(&*file).map_err(|e| e.to_string());
             let _ = send.send(Done::Whole { doc, profile });
+        });
+    }
+
+    /// Builds the report of file `doc` with its call tree from `profile` (its calls) for
+    /// `options`, the options of recompute number `generation`.
+    pub fn report(
+        &mut self,
+        doc: usize,
+        generation: u64,
+        profile: Arc<Profile>,
+        options: Options,
+        what: String,
+    ) {
+        let progress = Arc::new(Progress::default());
+        progress.add_total(Report::work(&profile, true, &options));
+        let p = progress.clone();
+        self.spawn(Kind::Report { doc }, what, progress, move |send| {
+            let report = Report::build(&profile, true, &options, &p);
+            let _ = send.send(Done::Report {
+                doc,
+                generation,
+                report,
+            });
         });
     }
 
@@ -233,10 +271,15 @@ impl Jobs {
         });
     }
 
-    /// Cancels the jobs that can stop (all but the call tree); whether there were any.
+    /// Cancels the jobs that can stop (all but the whole reads); whether there were any.
     pub fn cancel(&mut self) -> bool {
+        self.cancel_where(|k| !matches!(k, Kind::Whole { .. }))
+    }
+
+    /// Cancels the running jobs of the kinds `which` picks; whether there were any.
+    pub fn cancel_where(&mut self, which: impl Fn(&Kind) -> bool) -> bool {
         let mut any = false;
-        for t in self.tasks.iter().filter(|t| t.kind != Kind::Whole) {
+        for t in self.tasks.iter().filter(|t| which(&t.kind)) {
             t.progress.cancel();
             any = true;
         }

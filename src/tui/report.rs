@@ -6,11 +6,15 @@
 
 use sp::analysis::balance::{rank_balance, Balance};
 use sp::analysis::overview::{overview, Overview};
+use sp::analysis::progress::Progress;
 use sp::analysis::rank_distribution::{distribution, Distribution, OUTLIERS_SHOWN};
 use sp::analysis::{
-    parse_ranks, region_rows, PercentageMode, RegionRow, RowOptions, Selection, SortKey,
+    parse_ranks, region_rows_with, rows_to_compute, PercentageMode, RegionRow, RowOptions,
+    Selection, SortKey,
 };
 use sp::schema::Profile;
+
+use super::jobs::Stop;
 
 /// The options of the region table, as the page's and `sp inspect`'s.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +56,24 @@ impl Options {
     }
 }
 
+/// The options of the table's rows and of the own-time rows in start order.
+fn row_options(tree: bool, options: &Options) -> (RowOptions, RowOptions) {
+    let flat = !tree;
+    let shown = RowOptions {
+        sort: options.sort,
+        mode: options.mode,
+        flat,
+        distribution: true,
+    };
+    let own = RowOptions {
+        sort: SortKey::Start,
+        mode: PercentageMode::Exclusive,
+        flat,
+        distribution: false,
+    };
+    (shown, own)
+}
+
 /// `None` for an empty list (every region).
 fn list(v: &[String]) -> Option<&[String]> {
     (!v.is_empty()).then_some(v)
@@ -73,42 +95,55 @@ pub struct Report {
 impl Report {
     /// The report of `profile` (`tree`: its calls are loaded) for `options`.
     pub fn of(profile: &Profile, tree: bool, options: &Options) -> Result<Report, String> {
-        let selection = options.selection()?;
-        let flat = !tree;
-        let shown = RowOptions {
-            sort: options.sort,
-            mode: options.mode,
-            flat,
-            distribution: true,
+        // A progress of its own is never cancelled.
+        Report::build(profile, tree, options, &Progress::default()).map_err(|e| match e {
+            Stop::Failed(e) => e,
+            Stop::Cancelled => "stopped".into(),
+        })
+    }
+
+    /// The work [`build`](Self::build) counts into its progress: the library's walks of
+    /// the calls for the table and for the own times (nothing for flat rows).
+    pub fn work(profile: &Profile, tree: bool, options: &Options) -> u64 {
+        let Ok(selection) = options.selection() else {
+            return 0;
         };
-        let exclusive = RowOptions {
-            sort: SortKey::Start,
-            mode: PercentageMode::Exclusive,
-            flat,
-            distribution: false,
-        };
+        let (shown, own) = row_options(tree, options);
+        rows_to_compute(profile, &selection, shown)
+            .saturating_add(rows_to_compute(profile, &selection, own))
+    }
+
+    /// [`of`](Self::of), counting into `progress` and stopping on its cancel (the call
+    /// tree of a whole profile, on a job of `sp tui`).
+    pub fn build(
+        profile: &Profile,
+        tree: bool,
+        options: &Options,
+        progress: &Progress,
+    ) -> Result<Report, Stop> {
+        let selection = options.selection().map_err(Stop::Failed)?;
+        let (shown, exclusive) = row_options(tree, options);
+        let rows = |o| region_rows_with(profile, &selection, o, progress).map_err(Stop::from);
         // Flat rows in start order are the own-time rows less their own times: one walk of
         // every row instead of two, which at 100,000 ranks was most of the first screen
         // after the index read.
-        if flat && options.sort == SortKey::Start {
-            let own = region_rows(profile, &selection, exclusive);
-            let mut rows = own.clone();
+        if !tree && options.sort == SortKey::Start {
+            let own = rows(exclusive)?;
+            let mut shown = own.clone();
             if options.mode != PercentageMode::Exclusive {
-                rows.iter_mut().for_each(|r| r.exclusive = None);
+                shown.iter_mut().for_each(|r| r.exclusive = None);
             }
-            return Report::from_rows(profile, rows, own, options);
+            return Report::from_rows(profile, shown, own, options).map_err(Stop::Failed);
         }
         // The two tables on two threads: each walks every row, which at 100,000 ranks is
         // a third of the first screen.
-        let (rows, own) = std::thread::scope(|s| {
-            let own = s.spawn(|| region_rows(profile, &selection, exclusive));
-            let rows = region_rows(profile, &selection, shown);
-            let own = own
-                .join()
-                .unwrap_or_else(|_| region_rows(profile, &selection, exclusive));
-            (rows, own)
+        let (shown, own) = std::thread::scope(|s| {
+            let own = s.spawn(|| rows(exclusive));
+            let shown = rows(shown);
+            let own = own.join().unwrap_or_else(|_| rows(exclusive));
+            (shown, own)
         });
-        Report::from_rows(profile, rows, own, options)
+        Report::from_rows(profile, shown?, own?, options).map_err(Stop::Failed)
     }
 
     /// The report from the table's `rows` and the own-time rows in start order.

@@ -463,3 +463,105 @@ fn detail_names_the_regions_tags() {
     assert!(app.detail_tags.is_empty());
     assert!(!text(&render(&mut app, 100, 24)).contains("tags"));
 }
+
+/// The call tree of a whole profile is built on a job: the index's rows meanwhile, the
+/// status line shows how far it has got, Esc stops it and leaves the index's rows, and a
+/// tree built for older options is dropped. What lands is `Report::of`'s.
+#[test]
+fn the_call_tree_is_built_on_a_job_that_esc_stops() {
+    use super::jobs::{Done, Kind, Stop};
+    use super::report::Report;
+    use sp::analysis::progress::Progress;
+    use std::sync::Arc;
+    let mut app = open(&[MERGED], Look::mono());
+    let whole = app.docs[0].whole.clone().unwrap();
+    let options = app.options.clone();
+    let rows = |r: &Result<Report, String>| r.as_ref().unwrap().rows.clone();
+    assert!(app.report.as_ref().unwrap().tree);
+    assert_eq!(rows(&app.report), rows(&Report::of(&whole, true, &options)));
+    // Other options: the index's rows at once, the tree when its job lands.
+    press(&mut app, KeyCode::Char('m'));
+    let exclusive = app.options.clone();
+    assert_eq!(
+        rows(&app.report),
+        rows(&Report::of(&whole, true, &exclusive))
+    );
+
+    // A build that runs until it is stopped, 42 % done, over the index's rows.
+    let head = app.docs[0].head.clone().unwrap();
+    app.report = Report::of(&head, false, &exclusive);
+    app.view = View::Regions;
+    let progress = Arc::new(Progress::default());
+    progress.add_total(100);
+    progress.advance(42);
+    let p = progress.clone();
+    let generation = app.generation;
+    let (send_whole, send_options) = (whole.clone(), exclusive.clone());
+    let what = "building the call tree".to_string();
+    app.jobs
+        .spawn(Kind::Report { doc: 0 }, what, progress, move |send| {
+            while !p.is_cancelled() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            // The library's answer to the cancel.
+            let report = Report::build(&send_whole, true, &send_options, &p);
+            let _ = send.send(Done::Report {
+                doc: 0,
+                generation,
+                report,
+            });
+        });
+    let screen = frame(&app, 100, 24);
+    snapshot("building_100x24", &screen);
+    assert!(screen.contains("region (index; tree: 42 %)"), "{screen}");
+    let status = screen.lines().last().unwrap();
+    assert!(
+        status.contains("building the call tree ▕████▏     ▏ 42 % · Esc stops"),
+        "{status}"
+    );
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.jobs.running(), 0);
+    assert!(!app.report.as_ref().unwrap().tree, "nothing applied");
+    let status = frame(&app, 100, 24).lines().last().unwrap().to_string();
+    assert!(
+        status.contains("stopped the call tree at 42 %: the index's rows stay"),
+        "{status}"
+    );
+
+    // A tree for options changed since is not applied.
+    let stale = Report::of(&whole, true, &options);
+    let generation = app.generation - 1;
+    app.jobs.spawn(
+        Kind::Report { doc: 0 },
+        String::new(),
+        Arc::default(),
+        move |send| {
+            let _ = send.send(Done::Report {
+                doc: 0,
+                generation,
+                report: stale.map_err(Stop::Failed),
+            });
+        },
+    );
+    wait(&mut app);
+    assert!(!app.report.as_ref().unwrap().tree);
+    // The next change of options builds it again.
+    press(&mut app, KeyCode::Char('m'));
+    assert!(app.report.as_ref().unwrap().tree);
+    assert_eq!(rows(&app.report), rows(&Report::of(&whole, true, &options)));
+
+    // The build itself: stopped, no report; run, `of`'s, its progress at its total.
+    let cancelled = Progress::default();
+    cancelled.cancel();
+    let built = Report::build(&whole, true, &options, &cancelled);
+    assert!(matches!(built, Err(Stop::Cancelled)));
+    let progress = Progress::default();
+    progress.add_total(Report::work(&whole, true, &options));
+    let built = Report::build(&whole, true, &options, &progress).map_err(|_| "stopped");
+    assert_eq!(
+        built.unwrap().rows,
+        rows(&Report::of(&whole, true, &options))
+    );
+    assert!(progress.total() > 0);
+    assert_eq!(progress.done(), progress.total());
+}

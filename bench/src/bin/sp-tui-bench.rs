@@ -1,9 +1,11 @@
-//! `sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--reference] PROFILE`: `sp tui`
-//! measured as a user meets it, through a real pseudo-terminal.
+//! `sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--tree] [--reference] PROFILE`:
+//! `sp tui` measured as a user meets it, through a real pseudo-terminal.
 //!
 //! It starts the interface on PROFILE and times, from the spawn, the first full screen (the
 //! status line with its read counter is drawn last), and reads off that line how many bytes
-//! the first screen took. Then it presses keys, each once the screen has been quiet for a
+//! the first screen took. A profile read whole for its call tree is then watched until the
+//! tree is shown: when it was, and the longest gap between two frames (`--tree`: only
+//! that). Then it presses keys, each once the screen has been quiet for a
 //! moment, and times until the redrawn frame has arrived: a row down in Regions, a switch of
 //! view, a pan of the Timeline (its frame rate is one over that time). Last, the peak
 //! resident memory of the process (`VmHWM`), and `q`.
@@ -20,7 +22,7 @@ use std::time::{Duration, Instant};
 use portable_pty::{native_pty_system, Child, CommandBuilder, PtySize};
 
 const USAGE: &str =
-    "usage: sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--reference] PROFILE";
+    "usage: sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--tree] [--reference] PROFILE";
 
 /// What the terminal has shown so far, fed by a reader thread.
 struct Screen {
@@ -28,6 +30,38 @@ struct Screen {
     /// When the last bytes arrived, and how many writes there were.
     last: Instant,
     writes: u64,
+    /// Until the call tree is shown: when each write arrived and what the screen said of
+    /// the call tree's work then (the frame gaps and the build's length are read off it).
+    tree_log: Option<Vec<(Instant, TreeState)>>,
+}
+
+/// What a frame says of the call tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TreeState {
+    /// `reading the call tree` on the status line.
+    Reading,
+    /// Read, not shown yet (the status line says it is being built).
+    Building,
+    /// Shown: the Overview says `call tree`, and no job about it runs.
+    Shown,
+    /// None of these (the index's rows, no call tree work).
+    Other,
+}
+
+impl TreeState {
+    /// The body first: a frame arrives in pieces, and the status line is drawn last.
+    fn of(screen: &str) -> TreeState {
+        let status = screen.lines().last().unwrap_or("");
+        if screen.contains("  call tree · ") {
+            TreeState::Shown
+        } else if status.contains("reading the call tree") {
+            TreeState::Reading
+        } else if status.contains("call tree") {
+            TreeState::Building
+        } else {
+            TreeState::Other
+        }
+    }
 }
 
 /// A program running on a pseudo-terminal.
@@ -61,6 +95,7 @@ impl Session {
             parser: vt100::Parser::new(rows, cols, 0),
             last: Instant::now(),
             writes: 0,
+            tree_log: Some(Vec::new()),
         }));
         let started = Instant::now();
         let child = pair
@@ -82,6 +117,13 @@ impl Session {
                 s.parser.process(&buf[..n]);
                 s.last = Instant::now();
                 s.writes += 1;
+                let now = s.last;
+                if s.tree_log.is_some() {
+                    let state = TreeState::of(&s.parser.screen().contents());
+                    if let Some(log) = s.tree_log.as_mut() {
+                        log.push((now, state));
+                    }
+                }
             }
         });
         Ok(Session {
@@ -168,6 +210,7 @@ struct Opts {
     rows: u16,
     keys: usize,
     reference: bool,
+    tree: bool,
     profile: String,
 }
 
@@ -178,6 +221,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
         rows: 60,
         keys: 30,
         reference: false,
+        tree: false,
         profile: String::new(),
     };
     let mut it = args.iter();
@@ -193,6 +237,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
                 opts.rows = r.parse().map_err(|_| "--size takes COLSxROWS")?;
             }
             "--reference" => opts.reference = true,
+            "--tree" => opts.tree = true,
             p if !p.starts_with('-') && opts.profile.is_empty() => opts.profile = p.into(),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -263,6 +308,11 @@ fn run(opts: &Opts) -> Result<(), String> {
         first.as_secs_f64() * 1e3,
         first_read.as_deref().unwrap_or("?")
     );
+    call_tree(&s)?;
+    if opts.tree {
+        s.quit(b"q");
+        return Ok(());
+    }
     // The Timeline first, on a fresh session: its key to its frame, then zooms (each
     // halves the window) down to about 10 ms.
     let t = s.press(b"5")?;
@@ -313,6 +363,57 @@ fn run(opts: &Opts) -> Result<(), String> {
     if opts.reference {
         reference(opts)?;
     }
+    Ok(())
+}
+
+/// A profile read whole for its call tree (at most 2^20 calls): waits until the tree is
+/// shown, and prints when the read landed (the last frame saying it reads), when the tree
+/// was shown, and the longest gap between two frames until then (the interface redraws
+/// its spinner every 50 ms while work runs, so a longer gap is the UI thread blocked).
+fn call_tree(s: &Session) -> Result<(), String> {
+    let wants = s.with(|x| TreeState::of(&x.parser.screen().contents()));
+    if matches!(wants, TreeState::Other | TreeState::Shown) {
+        let mut g = s.screen.lock().unwrap_or_else(|e| e.into_inner());
+        g.tree_log = None;
+        println!("call tree:               not read whole (the index's rows only), or at once");
+        return Ok(());
+    }
+    s.wait(Duration::from_secs(120), |t| {
+        TreeState::of(t) == TreeState::Shown
+    })?;
+    let log = {
+        let mut g = s.screen.lock().unwrap_or_else(|e| e.into_inner());
+        g.tree_log.take().unwrap_or_default()
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let shown = log
+        .iter()
+        .position(|f| f.1 == TreeState::Shown)
+        .unwrap_or(log.len() - 1);
+    // The read has landed at the first frame saying the tree is being built, or, where
+    // no frame says so, at the last one saying it is read.
+    let landed = (log[..shown].iter().position(|f| f.1 == TreeState::Building))
+        .or_else(|| log[..shown].iter().rposition(|f| f.1 == TreeState::Reading));
+    let gap = log[..=shown]
+        .windows(2)
+        .map(|w| w[1].0 - w[0].0)
+        .max()
+        .unwrap_or_default();
+    let at = |i: usize| ms(log[i].0 - s.started);
+    let mut states = String::new();
+    for (i, f) in log[..=shown].iter().enumerate() {
+        if i == 0 || log[i - 1].1 != f.1 {
+            states.push_str(&format!(" {:?} at {:.1} ms,", f.1, at(i)));
+        }
+    }
+    println!("call tree states:       {}", states.trim_end_matches(','));
+    println!(
+        "call tree shown:         {:8.1} ms; read by {}, shown {} after; longest frame gap {:.1} ms",
+        at(shown),
+        landed.map_or("?".into(), |l| format!("{:.1} ms", at(l))),
+        landed.map_or("?".into(), |l| format!("{:.1} ms", at(shown) - at(l))),
+        ms(gap)
+    );
     Ok(())
 }
 

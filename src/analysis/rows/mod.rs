@@ -19,6 +19,8 @@ mod tree_walk;
 use crate::sort::SortSlice;
 use std::collections::{HashMap, HashSet};
 
+use super::error::Result;
+use super::progress::{Meter, Progress, CALL_BYTES};
 use super::selection::Selection;
 use crate::schema::{Profile, Region};
 use flat::{exclusive_totals, region_row};
@@ -248,12 +250,63 @@ pub fn present_ranks(profile: &Profile) -> Vec<u32> {
 /// reading the calls row by row, in bounded memory and on as many threads as the caller
 /// runs.
 pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> Vec<RegionRow> {
+    // With no progress to cancel it, it runs to the end.
+    rows_metered(profile, sel, options, &mut Meter::new(None, 0)).unwrap_or_default()
+}
+
+/// [`region_rows`] for a front end that runs it beside its interface: it counts the
+/// work [`rows_to_compute`] announces into `progress` as it goes, and stops on its cancel
+/// within a block of 4,096 calls with [`Error::Cancelled`](super::Error::Cancelled), never
+/// a half table. Flat rows count nothing.
+pub fn region_rows_with(
+    profile: &Profile,
+    sel: &Selection,
+    options: RowOptions,
+    progress: &Progress,
+) -> Result<Vec<RegionRow>> {
+    let mut meter = Meter::new(Some(progress), rows_to_compute(profile, sel, options));
+    let rows = rows_metered(profile, sel, options, &mut meter)?;
+    meter.finish();
+    Ok(rows)
+}
+
+/// The work [`region_rows_with`] counts: [`CALL_BYTES`] for each call of the selected
+/// regions on the ranks the call tree walks, once when it is nested and once when it is
+/// pooled into its row; nothing when the rows are flat.
+pub fn rows_to_compute(profile: &Profile, sel: &Selection, options: RowOptions) -> u64 {
+    if !profile.has_events() || options.flat {
+        return 0;
+    }
+    let mut ranks = sel.ranks.clone();
+    if let Some(r) = ranks.as_mut() {
+        r.sort_ord_unstable();
+    }
+    let walked = |rank: u32| match &ranks {
+        Some(r) => r.binary_search(&rank).is_ok(),
+        None => u64::from(rank) < profile.num_ranks,
+    };
+    let calls: u64 = (profile.regions.iter())
+        .filter(|r| sel.keeps(&r.name))
+        .flat_map(|r| r.ranks.iter())
+        .filter(|row| walked(row.rank))
+        .map(|row| row.calls())
+        .fold(0, u64::saturating_add);
+    calls.saturating_mul(2 * CALL_BYTES)
+}
+
+/// [`region_rows`], counting into `meter` and stopping on its cancel.
+fn rows_metered(
+    profile: &Profile,
+    sel: &Selection,
+    options: RowOptions,
+    meter: &mut Meter<'_>,
+) -> Result<Vec<RegionRow>> {
     let RowOptions {
         sort, mode, flat, ..
     } = options;
     let tree = profile.has_events() && !flat;
     if !tree {
-        return flat_region_rows(profile, sel, sort, mode);
+        return Ok(flat_region_rows(profile, sel, sort, mode));
     }
     let regions = selected_regions(profile, sel);
     // Ranks without calls add no call paths: walk only the ranks that have some (for the
@@ -278,17 +331,20 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
             origin,
             &mut paths,
             &mut path_index,
-        );
+            meter,
+        )?;
     if !tree_ok {
         paths.clear();
     }
-    let rows: Vec<RegionRow> = paths
-        .iter()
-        .map(|(path, calls, recursive)| path_row(profile, &regions, path, calls, *recursive))
-        .collect();
+    let mut rows: Vec<RegionRow> = Vec::with_capacity(paths.len());
+    for (path, calls, recursive) in &paths {
+        meter.check()?;
+        rows.push(path_row(profile, &regions, path, calls, *recursive));
+        meter.calls(calls.len() as u64);
+    }
     let mut exclusive = None;
     let names: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
-    finish_rows(rows, &names, sort, |i| {
+    Ok(finish_rows(rows, &names, sort, |i| {
         let totals = exclusive.get_or_insert_with(|| match mode {
             PercentageMode::Exclusive if tree => {
                 Some(exclusive_totals(profile, &present_ranks(profile)))
@@ -297,7 +353,7 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
             PercentageMode::Coverage => None,
         });
         flat_row(regions[i], ranks_opt, totals.as_ref())
-    })
+    }))
 }
 
 /// [`region_rows`] without a call tree: each selected region's flat row and sort key from
@@ -430,5 +486,62 @@ fn profile_shell(profile: &Profile) -> Profile {
         regions: Vec::new(),
         depth: profile.depth,
         summary_statistics: profile.summary_statistics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tree_jobs::synthetic::{profile, region};
+    use super::*;
+    use crate::analysis::{load, Error};
+    use crate::hdf5lite::reader::File;
+
+    /// Two ranks of one outer call holding 10,000 inner calls: three blocks a rank.
+    fn nested() -> Profile {
+        let inner: Vec<(i64, i64)> = (0..10_000).map(|i| (10 * i + 1, 10 * i + 5)).collect();
+        let rank = vec![region("outer", &[(0, 100_001)]), region("inner", &inner)];
+        let bytes = profile(&[rank.clone(), rank]);
+        load::read_full(&File::open(&bytes[..]).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn rows_counted_into_a_progress_are_the_rows_and_reach_its_total() {
+        let p = nested();
+        let all = Selection::all();
+        let rank_1 = Selection::new(None, None, Some(vec![1])).unwrap();
+        let exclusive = RowOptions {
+            sort: SortKey::Total,
+            mode: PercentageMode::Exclusive,
+            ..RowOptions::default()
+        };
+        let flat = RowOptions {
+            flat: true,
+            ..RowOptions::default()
+        };
+        for (sel, options, calls) in [
+            (&all, RowOptions::default(), 2 * 10_001),
+            (&all, exclusive, 2 * 10_001),
+            (&rank_1, RowOptions::default(), 10_001),
+            (&all, flat, 0),
+        ] {
+            let work = rows_to_compute(&p, sel, options);
+            // Each call nested, then pooled into its row.
+            assert_eq!(work, calls * 2 * CALL_BYTES, "{options:?}");
+            let progress = Progress::default();
+            progress.add_total(work);
+            let rows = region_rows_with(&p, sel, options, &progress).unwrap();
+            assert_eq!(rows, region_rows(&p, sel, options), "{options:?}");
+            assert_eq!(progress.done(), work, "{options:?}");
+        }
+    }
+
+    #[test]
+    fn cancelled_rows_are_an_error_not_a_half_table() {
+        let p = nested();
+        let progress = Progress::default();
+        progress.cancel();
+        let rows = region_rows_with(&p, &Selection::all(), RowOptions::default(), &progress);
+        assert!(matches!(rows, Err(Error::Cancelled)), "{rows:?}");
+        assert_eq!(progress.done(), 0);
     }
 }

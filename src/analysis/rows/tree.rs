@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use super::super::calltree;
+use super::super::error::Result;
 use super::super::numeric::{self, seconds};
+use super::super::progress::Meter;
 use super::flat::{merged_length, py_sum, with_distribution};
 use super::{selected_regions, RegionRow};
 use crate::analysis::Selection;
@@ -21,6 +23,11 @@ pub(super) struct PathCall {
     nested_in_itself: bool,
 }
 
+/// Calls nested between two checks of the cancel, as the event readers' blocks.
+pub(super) const CHECK_CALLS: usize = 4096;
+
+/// Groups each of `ranks`' calls by call path into `paths`, counting the calls into `meter`
+/// and stopping on its cancel every [`CHECK_CALLS`]; `Ok(false)` when a rank does not nest.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_paths(
     profile: &Profile,
@@ -30,20 +37,22 @@ pub(super) fn build_paths(
     origin: f64,
     paths: &mut Vec<(Vec<usize>, Vec<PathCall>, bool)>,
     index: &mut HashMap<Vec<usize>, usize>,
-) -> bool {
+    meter: &mut Meter<'_>,
+) -> Result<bool> {
     let everything = if filtered {
         Some(selected_regions(profile, &Selection::all()))
     } else {
         None
     };
     for &rank in ranks {
+        meter.check()?;
         let Ok(calls) = calltree::build(regions, rank) else {
-            return false;
+            return Ok(false);
         };
         let mut exclusive_override: Option<HashMap<(String, i64, i64), i64>> = None;
         if let Some(all) = &everything {
             let Ok(full) = calltree::build(all, rank) else {
-                return false;
+                return Ok(false);
             };
             exclusive_override = Some(
                 full.iter()
@@ -61,7 +70,11 @@ pub(super) fn build_paths(
         // no more than flat calls.
         let name_of = |i: usize| regions[i].name.as_str();
         let mut entry_of: Vec<usize> = Vec::with_capacity(calls.len());
-        for c in &calls {
+        for (i, c) in calls.iter().enumerate() {
+            if i % CHECK_CALLS == CHECK_CALLS - 1 {
+                meter.calls(CHECK_CALLS as u64);
+                meter.check()?;
+            }
             let nested_in_itself = c
                 .parent
                 .is_some_and(|p| name_of(calls[p].region) == name_of(c.region));
@@ -98,8 +111,9 @@ pub(super) fn build_paths(
             });
             slot.2 |= nested_in_itself;
         }
+        meter.calls((calls.len() % CHECK_CALLS) as u64);
     }
-    true
+    Ok(true)
 }
 
 pub(super) fn path_row(

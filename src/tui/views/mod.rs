@@ -18,9 +18,9 @@ use ratatui::Frame;
 use sp::analysis::units::bytes_text;
 use sp::text;
 
-use super::app::{App, Cursor, View};
+use super::app::{percent, App, Cursor, View};
 use super::input::HELP;
-use super::jobs::Kind;
+use super::jobs::{Kind, Task};
 
 const SPINNER: [&str; 4] = ["⠋", "⠙", "⠸", "⠴"];
 
@@ -135,7 +135,7 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
             look.warn(),
         ));
         // The call tree's read cannot be stopped.
-        let stops = app.jobs.tasks.iter().any(|t| t.kind != Kind::Whole);
+        let stops = (app.jobs.tasks.iter()).any(|t| !matches!(t.kind, Kind::Whole { .. }));
         let hint = if stops { "· Esc stops · " } else { "· " };
         spans.push(Span::styled(hint, look.dim()));
     }
@@ -171,7 +171,8 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
 }
 
 /// The running jobs on the status line: what the first does (and how many others run),
-/// and, for those that count bytes, a bar and the bytes read of the total.
+/// and a bar of the jobs that count as it does: the bytes read of the total for reads, the
+/// percentage done for a call tree being built.
 fn progress(app: &App) -> Option<String> {
     let tasks = &app.jobs.tasks;
     let first = tasks.first()?;
@@ -179,10 +180,18 @@ fn progress(app: &App) -> Option<String> {
     if tasks.len() > 1 {
         out.push_str(&format!(" (+{} more)", tasks.len() - 1));
     }
+    let building = |t: &Task| matches!(t.kind, Kind::Report { .. });
     let (done, total) = (tasks.iter())
+        .filter(|t| building(t) == building(first))
         .map(|t| (t.progress.done(), t.progress.total()))
         .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    if total > 0 {
+    if total > 0 && building(first) {
+        out.push_str(&format!(
+            " {} {} %",
+            bar(done, total, 10),
+            percent(done, total)
+        ));
+    } else if total > 0 {
         out.push_str(&format!(
             " {} {} of {}",
             bar(done, total, 10),

@@ -11,7 +11,7 @@ use sp::analysis::overview::{Part, Tone};
 use sp::text;
 
 use super::shown;
-use crate::tui::app::App;
+use crate::tui::app::{App, TreeWork};
 use crate::tui::style::Look;
 
 fn tone(look: Look, t: Tone) -> Style {
@@ -44,16 +44,19 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     };
     let ov = &report.overview;
     let doc = &app.docs[0];
+    let rows = match (report.tree, app.tree_work(0)) {
+        (true, _) => "call tree".to_string(),
+        (false, None) => "index (flat rows)".to_string(),
+        (false, Some(TreeWork::Reading)) => "index (flat rows) · reading the call tree".into(),
+        (false, Some(TreeWork::Building(p))) => {
+            format!("index (flat rows) · building the call tree, {p} %")
+        }
+    };
     let mut lines = vec![Line::from(vec![
         Span::styled(shown(&doc.name), look.header()),
         Span::styled(
             format!(
-                "  {} · {} calls · {}",
-                if report.tree {
-                    "call tree"
-                } else {
-                    "index (flat rows)"
-                },
+                "  {rows} · {} calls · {}",
                 sp::analysis::units::count_text(doc.calls),
                 sp::analysis::units::bytes_text(doc.size)
             ),

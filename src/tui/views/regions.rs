@@ -1,5 +1,5 @@
-//! Regions: the call tree of `sp inspect` (the index's flat rows until the whole profile
-//! is read), with the `(own)` line under every row that has rows nested in it and `↻` on
+//! Regions: the call tree of `sp inspect` (the index's flat rows until the tree is
+//! built), with the `(own)` line under every row that has rows nested in it and `↻` on
 //! recursive rows. Rows expand and collapse; `s` sorts by any column (its header is
 //! marked); percentiles the rows lack are read on demand (`p`) in the background.
 
@@ -16,7 +16,7 @@ use sp::analysis::{RegionRow, SortKey};
 use sp::text;
 
 use super::{list_key, shown, top};
-use crate::tui::app::{App, Line, Pct};
+use crate::tui::app::{App, Line, Pct, TreeWork};
 
 /// A column: header, width, the sort key it shows, and its text for a row.
 pub struct Column {
@@ -131,19 +131,15 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
         }
     };
     let (n, name_width) = fit(area.width as usize);
+    let rows = match (report.tree, app.tree_work(0)) {
+        (true, _) => "call tree".to_string(),
+        (false, None) => "index, flat".to_string(),
+        (false, Some(TreeWork::Reading)) => "index; tree: reading".to_string(),
+        (false, Some(TreeWork::Building(p))) => format!("index; tree: {p} %"),
+    };
+    let title = text::truncate(&format!("region ({rows})"), name_width).into_owned();
     let mut header = vec![Span::styled(
-        text::pad(
-            &format!(
-                "region{}",
-                if report.tree {
-                    " (call tree)"
-                } else {
-                    " (index, flat)"
-                }
-            ),
-            name_width,
-        )
-        .into_owned(),
+        text::pad(&title, name_width).into_owned(),
         look.header(),
     )];
     for c in &COLUMNS[..n] {
