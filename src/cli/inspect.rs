@@ -106,7 +106,7 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let show = Show::for_terminal(stdout.is_terminal());
     let mut report = ReportWriter::new(stdout.lock(), format, options.clone()).show(show);
-    for path in &opts.files {
+    for (i, path) in opts.files.iter().enumerate() {
         let size = std::fs::metadata(path)
             .map_err(|e| Failure::io(path, "cannot open", e))?
             .len();
@@ -127,6 +127,11 @@ pub fn run(opts: Opts) -> Result<(), Failure> {
                 rows_from_calls: from_calls,
             })
             .map_err(Failure::Stdout)?;
+        if i + 1 == opts.files.len() {
+            // The process ends: freeing 100,000 ranks' million rows took a tenth of
+            // `--flat`'s time.
+            std::mem::forget(profile);
+        }
     }
     report
         .finish()
