@@ -24,6 +24,38 @@ pub struct Sparkline {
     pub columns: Vec<Option<f64>>,
 }
 
+impl Sparkline {
+    /// Each column's height, 0 at the bottom to 1 at the top (`None` where no call starts):
+    /// scaled to the row's own range, but never to less than a tenth of its peak, so that
+    /// noise of a fraction of a percent stays a flat line in the middle. What the page's
+    /// region table and `sp tui`'s draw.
+    pub fn heights(&self) -> Vec<Option<f64>> {
+        let shown = || self.columns.iter().flatten().copied();
+        let (mut lo, mut hi) = (
+            shown().fold(f64::INFINITY, f64::min),
+            shown().fold(f64::NEG_INFINITY, f64::max),
+        );
+        let pad = (hi * 0.1 - (hi - lo)).max(0.0) / 2.0;
+        lo -= pad;
+        hi += pad;
+        (self.columns.iter())
+            .map(|c| c.map(|v| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 }))
+            .collect()
+    }
+
+    /// The line in block characters, one a column (`▁` to `█`, a space where no call
+    /// starts): the sparkline of a terminal.
+    pub fn blocks(&self) -> String {
+        const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+        (self.heights().into_iter())
+            .map(|h| match h {
+                Some(h) => BLOCKS[((h * 7.0).round().clamp(0.0, 7.0)) as usize],
+                None => ' ',
+            })
+            .collect()
+    }
+}
+
 /// The first start and the last end (ns) of the calls of `profile` on `ranks` (all when
 /// `None`), from each row's stored statistics or loaded calls: the window every row's
 /// sparkline shares, so that the rows line up in time. `None` without calls.
@@ -164,6 +196,29 @@ mod tests {
         assert_eq!(s.columns, vec![Some(15e-9), None, Some(30e-9), Some(1e-9)]);
         let one = region_sparkline::<&[u8]>(None, &region, Some(&[1]), (0, 99), 4, None).unwrap();
         assert_eq!(one.columns, vec![Some(20e-9), None, None, Some(1e-9)]);
+    }
+
+    #[test]
+    fn heights_span_the_row_and_noise_stays_flat() {
+        let line = |columns: Vec<Option<f64>>| Sparkline {
+            window: (0, 1),
+            columns,
+        };
+        // Its own range: the lowest at 0, the highest at 1.
+        let steps = line(vec![Some(1.0), None, Some(2.0), Some(3.0)]);
+        assert_eq!(steps.heights(), vec![Some(0.0), None, Some(0.5), Some(1.0)]);
+        assert_eq!(steps.blocks(), "▁ ▅█");
+        // 1 % of noise on a 100 ms call: the range widened to a tenth of the peak (10.1 ms),
+        // so it stays near the middle.
+        let noise = line(vec![Some(0.100), Some(0.101)]);
+        let h: Vec<f64> = noise.heights().into_iter().flatten().collect();
+        let pad = (0.0101 - 0.001) / 2.0;
+        assert!((h[0] - pad / 0.0101).abs() < 1e-9, "{h:?}");
+        assert!((h[1] - (pad + 0.001) / 0.0101).abs() < 1e-9, "{h:?}");
+        assert_eq!(noise.blocks(), "▄▅");
+        // One value: the middle; none at all: no line.
+        assert_eq!(line(vec![Some(0.0), None]).heights(), vec![Some(0.5), None]);
+        assert_eq!(line(vec![None, None]).blocks(), "  ");
     }
 
     #[test]

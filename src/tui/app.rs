@@ -12,6 +12,7 @@ use super::data::Doc;
 use super::jobs::{Done, Jobs, Kind, Stop};
 use super::report::{Options, Report};
 use super::style::Look;
+use super::views::regions::SPARK_CELLS;
 
 /// The views, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +158,9 @@ pub struct App {
     pub detail_tags: Vec<String>,
     /// Every region's tags, read from the file when Detail first shows a region.
     region_tags: Option<sp::schema::RegionTags>,
+    /// Each region's sparkline (block characters) on the selected ranks, once the first
+    /// file's calls are in memory.
+    pub sparklines: HashMap<String, String>,
     /// Lines of the last view drawn, for paging and scrolling.
     pub height: std::cell::Cell<usize>,
     /// The HDF5 listing, read on first view.
@@ -218,6 +222,7 @@ impl App {
             detail: None,
             detail_tags: Vec::new(),
             region_tags: None,
+            sparklines: HashMap::new(),
             height: std::cell::Cell::new(20),
             hdf5_lines: std::cell::OnceCell::new(),
             diff: Default::default(),
@@ -293,6 +298,27 @@ impl App {
         self.other = (self.docs.len() > 1).then(|| self.report_of(1));
         self.rank_drill = None;
         self.ranks_with_rows = Default::default();
+        self.sparklines = self.sparklines_of();
+    }
+
+    /// Every region's sparkline over the selected ranks, from the first file's calls in
+    /// memory (none before they are): one pass over them, as the page draws its own.
+    fn sparklines_of(&self) -> HashMap<String, String> {
+        use sp::analysis::sparkline::{region_sparkline, window};
+        let (Some(whole), Ok(ranks)) = (&self.docs[0].whole, self.options.rank_list()) else {
+            return HashMap::new();
+        };
+        let ranks = ranks.as_deref();
+        let Some(span) = window(whole, ranks) else {
+            return HashMap::new();
+        };
+        let reader: Option<&sp::schema::EventReader<'_, sp::io::file::LocalFile>> = None;
+        (whole.regions.iter())
+            .filter_map(|r| {
+                let line = region_sparkline(reader, r, ranks, span, SPARK_CELLS, None).ok()?;
+                Some((r.name.clone(), line.blocks()))
+            })
+            .collect()
     }
 
     /// The report of file `doc` from its index, starting the job that builds its call

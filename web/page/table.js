@@ -221,13 +221,8 @@ SP.table.sparkCell = (fs, row, ctx) => {
   }
   const W = 80, H = 16;
   const cols = line.columns;
-  // Scaled to the row's own range, but never to less than a tenth of its peak, so that
-  // noise of a fraction of a percent stays a flat line in the middle.
-  const shown = cols.filter((v) => v !== null);
-  let lo = Math.min(...shown);
-  let hi = Math.max(...shown);
-  const pad = Math.max(0, hi * 0.1 - (hi - lo)) / 2;
-  lo -= pad; hi += pad;
+  // Each column's height, 0 to 1, from the library (sp::analysis::sparkline), as sp tui's.
+  const heights = line.heights;
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('width', W); svg.setAttribute('height', H);
@@ -251,7 +246,7 @@ SP.table.sparkCell = (fs, row, ctx) => {
   cols.forEach((v, i) => {
     if (v === null) { flush(); return; }
     const x = ((i + 0.5) / cols.length * W).toFixed(1);
-    const y = (H - 2 - (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (H - 4)).toFixed(1);
+    const y = (H - 2 - heights[i] * (H - 4)).toFixed(1);
     points.push([x, y]);
   });
   flush();

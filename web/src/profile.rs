@@ -659,12 +659,14 @@ impl Opened {
 }
 
 /// A region's sparkline for the page: its columns (mean seconds per call, null where no
-/// call starts) and the lowest and highest as text.
+/// call starts), their heights as drawn ([`Sparkline::heights`]) and the lowest and
+/// highest as text.
 fn sparkline_json(name: &str, line: &Sparkline) -> Json {
     let shown = || line.columns.iter().flatten().copied();
     json!({
         "region": name,
         "columns": line.columns,
+        "heights": line.heights(),
         "t": {
             "min": duration_text(shown().reduce(f64::min)),
             "max": duration_text(shown().reduce(f64::max)),

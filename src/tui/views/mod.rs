@@ -7,7 +7,7 @@ mod hdf5;
 mod metadata;
 mod overview;
 mod ranks;
-mod regions;
+pub(super) mod regions;
 mod timeline;
 
 use crossterm::event::KeyCode;

@@ -1,7 +1,9 @@
 //! Regions: the call tree of `sp inspect` (the index's flat rows until the tree is
 //! built), with the `(own)` line under every row that has rows nested in it and `↻` on
 //! recursive rows. Rows expand and collapse; `s` sorts by any column (its header is
-//! marked); percentiles the rows lack are read on demand (`p`) in the background.
+//! marked); percentiles the rows lack are read on demand (`p`) in the background. With the
+//! calls in memory, a last column draws each region's mean time per call over the run in
+//! block characters, as the page's sparklines do (`sp::analysis::sparkline`).
 
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -43,8 +45,12 @@ fn pick(
     }
 }
 
-/// The columns, in the order they are dropped from the right to fit.
-pub const COLUMNS: [Column; 10] = [
+/// Cells of the sparkline column: a library column each.
+pub const SPARK_CELLS: usize = 20;
+
+/// The columns, in the order they are dropped from the right to fit; the last, the
+/// sparkline, only where the calls are in memory.
+pub const COLUMNS: [Column; 11] = [
     Column {
         header: "calls",
         width: 9,
@@ -108,12 +114,18 @@ pub const COLUMNS: [Column; 10] = [
         key: Some(SortKey::P99),
         text: |a, r| pick(a, r, |p| p.p99, r.p99),
     },
+    Column {
+        header: "over the run",
+        width: SPARK_CELLS,
+        key: None,
+        text: |a, r| a.sparklines.get(&r.name).cloned().unwrap_or_default(),
+    },
 ];
 
-/// How many columns fit `width` with a region column of at least 24 cells, and the region
-/// column's width.
-pub fn fit(width: usize) -> (usize, usize) {
-    let mut n = COLUMNS.len();
+/// How many of the first `most` columns fit `width` with a region column of at least 24
+/// cells, and the region column's width.
+pub fn fit(width: usize, most: usize) -> (usize, usize) {
+    let mut n = most.min(COLUMNS.len());
     let used = |n: usize| COLUMNS[..n].iter().map(|c| c.width + 1).sum::<usize>();
     while n > 2 && used(n) + 24 > width {
         n -= 1;
@@ -130,7 +142,8 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
             return;
         }
     };
-    let (n, name_width) = fit(area.width as usize);
+    let most = COLUMNS.len() - usize::from(app.sparklines.is_empty());
+    let (n, name_width) = fit(area.width as usize, most);
     let rows = match (report.tree, app.tree_work(0)) {
         (true, _) => "call tree".to_string(),
         (false, None) => "index, flat".to_string(),
