@@ -344,24 +344,34 @@ fn rank_regions(
         let Some(stored) = region.rank(rank) else {
             continue;
         };
-        let events = source.events(stored)?.into_owned();
         regions.push(Region {
             name: region.name.clone(),
-            ranks: vec![RankCalls {
-                calls: crate::schema::Calls {
-                    lanes: events.lanes().or_else(|| stored.lanes.clone()),
-                    starts: events.starts,
-                    ends: events.ends,
-                    ..Default::default()
-                }
-                .into(),
-                rank,
-                ..RankCalls::default()
-            }],
+            ranks: vec![timed_row(source, stored, rank)?],
         });
         ids.push(id as u32);
     }
     Ok((regions, ids))
+}
+
+/// A row's calls as nesting needs them: their starts and ends, and their thread lanes (the
+/// events', else the stored row's), read through `source`.
+pub(crate) fn timed_row(
+    source: &dyn RowSource,
+    stored: &RankCalls,
+    rank: u32,
+) -> Result<RankCalls> {
+    let events = source.events(stored)?.into_owned();
+    Ok(RankCalls {
+        calls: crate::schema::Calls {
+            lanes: events.lanes().or_else(|| stored.lanes.clone()),
+            starts: events.starts,
+            ends: events.ends,
+            ..Default::default()
+        }
+        .into(),
+        rank,
+        ..RankCalls::default()
+    })
 }
 
 #[cfg(test)]

@@ -399,24 +399,34 @@ mod tests {
         Run::of(&format!("run{ranks}.h5"), &profile, &Selection::all())
     }
 
-    #[test]
-    fn a_series_following_a_law_is_drawn_with_its_model() {
-        // Time per rank 1 + 0.5·log2(p) ms over six doublings: Extra-P's log term.
-        let runs: Vec<Run> = [1u32, 2, 4, 8, 16, 32]
+    /// Time per rank 1 + 0.5·log2(p) ms over six doublings (1 to 32 ranks): Extra-P's log
+    /// term.
+    fn log_law() -> Vec<Run> {
+        [1u32, 2, 4, 8, 16, 32]
             .iter()
             .map(|&p| run(p, 1e-3 + 0.5e-3 * f64::from(p).log2()))
-            .collect();
+            .collect()
+    }
+
+    /// The texts of a scene, in drawing order.
+    fn texts(scene: &Scene) -> Vec<&str> {
+        (scene.shapes().iter())
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_series_following_a_law_is_drawn_with_its_model() {
+        let runs = log_law();
         let opts = PlotOptions {
             axis: ScalingAxis::Auto,
             ..PlotOptions::default()
         };
         let scene = scene(&runs, &|_| 0, &opts).unwrap();
-        let texts: Vec<&str> = (scene.shapes().iter())
-            .filter_map(|s| match s {
-                Shape::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts = texts(&scene);
         let model = texts.iter().find(|t| t.contains("adjusted R²")).unwrap();
         assert!(model.contains("log2(p)"), "{model}");
         assert!(model.ends_with("adjusted R² 1"), "{model}");
@@ -447,22 +457,14 @@ mod tests {
 
     #[test]
     fn a_prediction_extends_each_model_to_a_ring_at_its_scale() {
-        // 1 + 0.5·log2(p) ms measured to 32 ranks; at 1,024 the model gives 6 ms.
-        let runs: Vec<Run> = [1u32, 2, 4, 8, 16, 32]
-            .iter()
-            .map(|&p| run(p, 1e-3 + 0.5e-3 * f64::from(p).log2()))
-            .collect();
+        // Measured to 32 ranks; at 1,024 the model gives 6 ms.
+        let runs = log_law();
         let opts = PlotOptions {
             predict: Some(1024.0),
             ..PlotOptions::default()
         };
         let scene = scene(&runs, &|_| 0, &opts).unwrap();
-        let texts: Vec<&str> = (scene.shapes().iter())
-            .filter_map(|s| match s {
-                Shape::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts = texts(&scene);
         assert!(texts.contains(&"predicted at 1,024"), "{texts:?}");
         assert!(
             texts.contains(&"1,024"),

@@ -161,6 +161,9 @@ pub struct App {
     /// Each region's sparkline (block characters) on the selected ranks, once the first
     /// file's calls are in memory.
     pub sparklines: HashMap<String, String>,
+    /// The rank selection the sparklines were drawn for (`None`: not drawn yet): a sort or
+    /// mode change leaves them as they are.
+    sparklines_ranks: Option<String>,
     /// Lines of the last view drawn, for paging and scrolling.
     pub height: std::cell::Cell<usize>,
     /// The HDF5 listing, read on first view.
@@ -223,6 +226,7 @@ impl App {
             detail_tags: Vec::new(),
             region_tags: None,
             sparklines: HashMap::new(),
+            sparklines_ranks: None,
             height: std::cell::Cell::new(20),
             hdf5_lines: std::cell::OnceCell::new(),
             diff: Default::default(),
@@ -298,7 +302,14 @@ impl App {
         self.other = (self.docs.len() > 1).then(|| self.report_of(1));
         self.rank_drill = None;
         self.ranks_with_rows = Default::default();
-        self.sparklines = self.sparklines_of();
+        let drawn = self.docs[0]
+            .whole
+            .as_ref()
+            .map(|_| self.options.ranks.clone());
+        if drawn.is_some() && drawn != self.sparklines_ranks {
+            self.sparklines = self.sparklines_of();
+            self.sparklines_ranks = drawn;
+        }
     }
 
     /// Every region's sparkline over the selected ranks, from the first file's calls in

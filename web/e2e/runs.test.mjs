@@ -24,6 +24,13 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+// The six-run series of tests/golden/scaling/models (1 to 32 ranks), copied to a new
+// directory: its file names and the directory.
+function modelSeries(prefix) {
+  const names = [1, 2, 4, 8, 16, 32].map((p) => `ranks${p}.h5`);
+  return { names, series: goldenDir(prefix, names.map((n) => [n, `tests/golden/scaling/models/${n}`])) };
+}
+
 // Waits until the Runs view shows the answer for its current state.
 async function tabulated(page) {
   await settled(page);
@@ -149,8 +156,7 @@ test('a scaling series opens into Runs with sp scaling\'s table and downloads an
 });
 
 test('a series of six runs draws the fitted models, as sp scaling --model and sp plot scaling_model', async () => {
-  const names = [1, 2, 4, 8, 16, 32].map((p) => `ranks${p}.h5`);
-  const series = goldenDir('sp-models-', names.map((n) => [n, `tests/golden/scaling/models/${n}`]));
+  const { names, series } = modelSeries('sp-models-');
   const page = await openPage(browser);
   await setFiles(page, names.map((n) => path.join(series, n)));
   await tabulated(page);
@@ -207,8 +213,7 @@ test('a series of six runs draws the fitted models, as sp scaling --model and sp
 });
 
 test('the scaling study\'s options are in the URL hash, and a reload with the runs dropped again comes back to them', async () => {
-  const names = [1, 2, 4, 8, 16, 32].map((p) => `ranks${p}.h5`);
-  const series = goldenDir('sp-models-hash-', names.map((n) => [n, `tests/golden/scaling/models/${n}`]));
+  const { names, series } = modelSeries('sp-models-hash-');
   const page = await openPage(browser);
   const ready = async () => page.waitForSelector('#runs-scaling #scaling-csv');
   const opened = async () => { await setFiles(page, names.map((n) => path.join(series, n))); await tabulated(page); await ready(); };

@@ -13,7 +13,7 @@ use crate::analysis::calltree;
 use crate::analysis::pattern::Pattern;
 use crate::analysis::selection::Selection;
 use crate::analysis::{Error, Result};
-use crate::schema::{RankCalls, Region};
+use crate::schema::Region;
 
 /// One bar: its name, the regions it pools and its value in seconds (NaN: no calls).
 #[derive(Debug, Clone, PartialEq)]
@@ -398,18 +398,9 @@ pub(crate) fn rank_row(run: &Run, region: &Region, rank: u32) -> Result<Region> 
         ranks: Vec::new(),
     };
     if let Some(stored) = region.rank(rank) {
-        let events = run.source.events(stored)?.into_owned();
-        row.ranks.push(RankCalls {
-            calls: crate::schema::Calls {
-                lanes: events.lanes().or_else(|| stored.lanes.clone()),
-                starts: events.starts,
-                ends: events.ends,
-                ..Default::default()
-            }
-            .into(),
-            rank,
-            ..RankCalls::default()
-        });
+        row.ranks.push(crate::analysis::stacks::timed_row(
+            run.source, stored, rank,
+        )?);
     }
     Ok(row)
 }
