@@ -56,6 +56,7 @@ pub use events::{Loaded, RowSource};
 pub use load::FromEvents;
 pub use metadata::PyValue;
 pub use rows::{
-    region_rows, region_rows_with, rows_to_compute, PercentageMode, RegionRow, RowOptions, SortKey,
+    region_rows, region_rows_with, rows_to_compute, sort_rows, unsorted_rows_with, PercentageMode,
+    RegionRow, RowOptions, SortKey,
 };
 pub use selection::{parse_ranks, Selection, SelectionError};

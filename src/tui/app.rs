@@ -193,7 +193,8 @@ pub struct App {
     /// The view shown before the timeline, which Esc goes back to when the timeline has
     /// never been drawn whole.
     pub came_from: View,
-    /// Recomputes so far: a call tree built for older options is dropped when it lands.
+    /// Recomputes so far: a call tree built for older options is dropped when it lands
+    /// (a change of the sort alone is no recompute: [`resort`](App::resort)).
     pub generation: u64,
 }
 
@@ -312,6 +313,19 @@ impl App {
         }
     }
 
+    /// Shows the reports' rows in the order of `options.sort`, sorted again where they are:
+    /// a sort changes no row, so it starts no job and walks no call (a call tree still
+    /// being built is sorted when it lands).
+    pub fn resort(&mut self) {
+        let key = self.options.sort;
+        if let Ok(r) = &mut self.report {
+            r.sort(key);
+        }
+        if let Some(Ok(r)) = &mut self.other {
+            r.sort(key);
+        }
+    }
+
     /// Every region's sparkline over the selected ranks, from the first file's calls in
     /// memory (none before they are): one pass over them, as the page draws its own.
     fn sparklines_of(&self) -> HashMap<String, String> {
@@ -398,7 +412,11 @@ impl App {
                 Done::Report { generation, .. } if generation != self.generation => {}
                 Done::Report { doc, report, .. } => {
                     let report = match report {
-                        Ok(r) => Ok(r),
+                        // Built before a change of the sort, maybe.
+                        Ok(mut r) => {
+                            r.sort(self.options.sort);
+                            Ok(r)
+                        }
                         Err(Stop::Cancelled) => continue,
                         Err(Stop::Failed(e)) => Err(e),
                     };

@@ -125,7 +125,7 @@ fn sort(app: &mut App, by: isize) {
     let n = keys.len() as isize;
     let (key, name) = keys[(at + by).rem_euclid(n) as usize];
     app.options.sort = key;
-    app.recompute();
+    app.resort();
     app.message = Some(format!("sorted by {name}"));
 }
 

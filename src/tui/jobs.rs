@@ -136,6 +136,12 @@ impl Jobs {
         self.tasks.len()
     }
 
+    /// How many jobs have been started so far.
+    #[cfg(test)]
+    pub fn started(&self) -> u64 {
+        self.next
+    }
+
     /// Starts `work` on a thread, giving it the channel for its results.
     pub fn spawn(
         &mut self,

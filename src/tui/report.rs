@@ -9,8 +9,8 @@ use sp::analysis::overview::{overview, Overview};
 use sp::analysis::progress::Progress;
 use sp::analysis::rank_distribution::{distribution, Distribution, OUTLIERS_SHOWN};
 use sp::analysis::{
-    parse_ranks, region_rows_with, rows_to_compute, PercentageMode, RegionRow, RowOptions,
-    Selection, SortKey,
+    parse_ranks, rows_to_compute, sort_rows, unsorted_rows_with, PercentageMode, RegionRow,
+    RowOptions, Selection, SortKey,
 };
 use sp::schema::Profile;
 
@@ -83,6 +83,11 @@ fn list(v: &[String]) -> Option<&[String]> {
 pub struct Report {
     /// The region table's rows, in the chosen order.
     pub rows: Vec<RegionRow>,
+    /// The same rows before their sort, in the library's order that [`sort_rows`] starts
+    /// from, so that another order is a sort of them ([`sort`](Self::sort)), not a build.
+    unsorted: Vec<RegionRow>,
+    /// The order of [`rows`](Self::rows).
+    sort: SortKey,
     /// Whether the rows form the call tree (else one flat row per region).
     pub tree: bool,
     pub overview: Overview,
@@ -123,11 +128,11 @@ impl Report {
     ) -> Result<Report, Stop> {
         let selection = options.selection().map_err(Stop::Failed)?;
         let (shown, exclusive) = row_options(tree, options);
-        let rows = |o| region_rows_with(profile, &selection, o, progress).map_err(Stop::from);
-        // Flat rows in start order are the own-time rows less their own times: one walk of
-        // every row instead of two, which at 100,000 ranks was most of the first screen
-        // after the index read.
-        if !tree && options.sort == SortKey::Start {
+        let rows = |o| unsorted_rows_with(profile, &selection, o, progress).map_err(Stop::from);
+        // Flat rows are the own-time rows less their own times: one walk of every row
+        // instead of two, which at 100,000 ranks was most of the first screen after the
+        // index read.
+        if !tree {
             let own = rows(exclusive)?;
             let mut shown = own.clone();
             if options.mode != PercentageMode::Exclusive {
@@ -146,24 +151,37 @@ impl Report {
         Report::from_rows(profile, shown?, own?, options).map_err(Stop::Failed)
     }
 
-    /// The report from the table's `rows` and the own-time rows in start order.
+    /// The report from the table's rows and the own-time rows, both unsorted.
     fn from_rows(
         profile: &Profile,
-        rows: Vec<RegionRow>,
+        unsorted: Vec<RegionRow>,
         own: Vec<RegionRow>,
         options: &Options,
     ) -> Result<Report, String> {
         let ranks = options.rank_list()?;
+        let own = sort_rows(own, SortKey::Start);
         let balance = rank_balance(profile, &own, ranks.as_deref());
         let overview = overview(profile, &own, balance.as_ref());
-        let tree = rows.iter().any(|r| r.call_path.is_some());
+        let tree = unsorted.iter().any(|r| r.call_path.is_some());
         Ok(Report {
-            rows,
+            rows: sort_rows(unsorted.clone(), options.sort),
+            unsorted,
+            sort: options.sort,
             tree,
             overview,
             balance,
             spread: Default::default(),
         })
+    }
+
+    /// The rows in `key` order, as [`of`](Self::of) gives them for that key: the rows kept
+    /// sorted again on the spot, since the sort changes nothing else (neither the rows nor
+    /// the overview and balance, which come from the rows in start order).
+    pub fn sort(&mut self, key: SortKey) {
+        if key != self.sort {
+            self.rows = sort_rows(self.unsorted.clone(), key);
+            self.sort = key;
+        }
     }
 
     /// Each balance region's distribution over the ranks, with its whiskers (the smallest

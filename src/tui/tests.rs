@@ -565,3 +565,82 @@ fn the_call_tree_is_built_on_a_job_that_esc_stops() {
     assert!(progress.total() > 0);
     assert_eq!(progress.done(), progress.total());
 }
+
+/// A change of the sort sorts the rows already built (both files' call trees, or the
+/// index's rows while a tree is built) on the UI thread: no job starts, and the rows are
+/// those a fresh build for the new key gives, for every key and back to start order. A
+/// tree that lands after the change, built for the old key, is shown in the new order.
+#[test]
+fn a_sort_change_sorts_the_rows_built_without_a_job() {
+    use super::jobs::{Done, Kind, Stop};
+    use super::report::Report;
+    use sp::analysis::SortKey;
+    use std::sync::Arc;
+    let mut app = open(
+        &[MERGED, "golden/h5_python_zstd/expected/zstd_import.h5"],
+        Look::mono(),
+    );
+    app.view = View::Regions;
+    let rows = |r: &Result<Report, String>| r.as_ref().unwrap().rows.clone();
+    let wholes: Vec<_> = (app.docs.iter())
+        .map(|d| d.whole.clone().unwrap())
+        .collect();
+    let keys: Vec<SortKey> = (SortKey::ALL.iter().cycle().skip(1))
+        .take(SortKey::ALL.len())
+        .map(|k| k.0)
+        .collect();
+    assert_eq!(keys.last(), Some(&SortKey::Start));
+    let mut orders = std::collections::HashSet::new();
+    for key in keys {
+        let (started, generation) = (app.jobs.started(), app.generation);
+        // The key alone, without waiting for jobs: nothing runs after it.
+        input::key(
+            &mut app,
+            KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE),
+        );
+        assert_eq!(app.options.sort, key);
+        assert_eq!((app.jobs.started(), app.jobs.running()), (started, 0));
+        assert_eq!(app.generation, generation);
+        let fresh = Report::of(&wholes[0], true, &app.options);
+        assert_eq!(rows(&app.report), rows(&fresh), "{key:?}");
+        let other = app.other.as_ref().unwrap();
+        let fresh = Report::of(&wholes[1], true, &app.options);
+        assert_eq!(rows(other), rows(&fresh), "{key:?}");
+        let names: Vec<String> = rows(&app.report).into_iter().map(|r| r.name).collect();
+        orders.insert(names);
+    }
+    // The keys do order the rows differently (start, total, name at least).
+    assert!(orders.len() >= 3, "{} orders", orders.len());
+
+    // The index's rows while the tree is built for start order: sorted at once; the tree
+    // built for start order lands in total order.
+    let head = app.docs[0].head.clone().unwrap();
+    let start = app.options.clone();
+    app.report = Report::of(&head, false, &start);
+    press(&mut app, KeyCode::Char('s'));
+    let total = app.options.clone();
+    assert_eq!(total.sort, SortKey::Total);
+    assert!(!app.report.as_ref().unwrap().tree);
+    assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &total)));
+    let built = Report::of(&wholes[0], true, &start);
+    assert_ne!(rows(&built), rows(&Report::of(&wholes[0], true, &total)));
+    let generation = app.generation;
+    app.jobs.spawn(
+        Kind::Report { doc: 0 },
+        String::new(),
+        Arc::default(),
+        move |send| {
+            let _ = send.send(Done::Report {
+                doc: 0,
+                generation,
+                report: built.map_err(Stop::Failed),
+            });
+        },
+    );
+    wait(&mut app);
+    assert!(app.report.as_ref().unwrap().tree);
+    assert_eq!(
+        rows(&app.report),
+        rows(&Report::of(&wholes[0], true, &total))
+    );
+}

@@ -1,11 +1,11 @@
-//! `sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--tree] [--reference] PROFILE`:
+//! `sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--tree] [--sort] [--reference] PROFILE`:
 //! `sp tui` measured as a user meets it, through a real pseudo-terminal.
 //!
 //! It starts the interface on PROFILE and times, from the spawn, the first full screen (the
 //! status line with its read counter is drawn last), and reads off that line how many bytes
 //! the first screen took. A profile read whole for its call tree is then watched until the
 //! tree is shown: when it was, and the longest gap between two frames (`--tree`: only
-//! that). Then it presses keys, each once the screen has been quiet for a
+//! that; `--sort`: then the sort and mode keys in Regions, see [`sort_keys`]). Then it presses keys, each once the screen has been quiet for a
 //! moment, and times until the redrawn frame has arrived: a row down in Regions, a switch of
 //! view, a pan of the Timeline (its frame rate is one over that time). Last, the peak
 //! resident memory of the process (`VmHWM`), and `q`.
@@ -21,8 +21,7 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, PtySize};
 
-const USAGE: &str =
-    "usage: sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--tree] [--reference] PROFILE";
+const USAGE: &str = "usage: sp-tui-bench [--sp BIN] [--size COLSxROWS] [--keys N] [--tree] [--sort] [--reference] PROFILE";
 
 /// What the terminal has shown so far, fed by a reader thread.
 struct Screen {
@@ -211,6 +210,7 @@ struct Opts {
     keys: usize,
     reference: bool,
     tree: bool,
+    sort: bool,
     profile: String,
 }
 
@@ -222,6 +222,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
         keys: 30,
         reference: false,
         tree: false,
+        sort: false,
         profile: String::new(),
     };
     let mut it = args.iter();
@@ -238,6 +239,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
             }
             "--reference" => opts.reference = true,
             "--tree" => opts.tree = true,
+            "--sort" => opts.sort = true,
             p if !p.starts_with('-') && opts.profile.is_empty() => opts.profile = p.into(),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -309,7 +311,10 @@ fn run(opts: &Opts) -> Result<(), String> {
         first_read.as_deref().unwrap_or("?")
     );
     call_tree(&s)?;
-    if opts.tree {
+    if opts.sort {
+        sort_keys(&mut s, opts.keys)?;
+    }
+    if opts.tree || opts.sort {
         s.quit(b"q");
         return Ok(());
     }
@@ -415,6 +420,84 @@ fn call_tree(s: &Session) -> Result<(), String> {
         ms(gap)
     );
     Ok(())
+}
+
+/// In Regions, `s` pressed `n` times and then `m` `n` times, each once the screen has
+/// been quiet: the time from the key to its first frame (the UI thread answers a key
+/// before it draws, so this is how long the key held it), and to the frame showing the
+/// rows it asked for (the status line names the new sort or mode, and the table says no
+/// call tree is being built).
+fn sort_keys(s: &mut Session, n: usize) -> Result<(), String> {
+    s.press(b"2")?;
+    let keys = sp::analysis::SortKey::ALL;
+    let mut at = (keys.iter())
+        .position(|k| s.with(|x| status_has(&x.parser.screen().contents(), k.1)))
+        .ok_or("no sort on the status line")?;
+    let mut sorts = Vec::new();
+    for _ in 0..n {
+        at = (at + 1) % keys.len();
+        let name = keys[at].1;
+        sorts.push(key_to_rows(s, b"s", |t| status_has(t, name))?);
+    }
+    print_key_times("sort key", &mut sorts);
+    let mut modes = Vec::new();
+    for i in 0..n {
+        let exclusive = i % 2 == 0;
+        modes.push(key_to_rows(s, b"m", |t| {
+            let status = t.lines().last().unwrap_or("");
+            status.contains(" · exclusive %") == exclusive
+        })?);
+    }
+    print_key_times("mode key", &mut modes);
+    Ok(())
+}
+
+/// The status line names sort `name`.
+fn status_has(screen: &str, name: &str) -> bool {
+    let status = screen.lines().last().unwrap_or("");
+    status.contains(&format!("sort {name} ·"))
+}
+
+/// Sends `key` once the screen is quiet; the time to the first frame after it, and to
+/// the frame where `done` holds and the region table is not waiting for a call tree.
+fn key_to_rows(
+    s: &mut Session,
+    key: &[u8],
+    done: impl Fn(&str) -> bool,
+) -> Result<(Duration, Duration), String> {
+    s.settle(Duration::from_millis(150));
+    let before = s.with(|x| x.writes);
+    let sent = Instant::now();
+    s.writer.write_all(key).map_err(|e| e.to_string())?;
+    s.writer.flush().map_err(|e| e.to_string())?;
+    let mut first = None;
+    loop {
+        let (writes, last, ok) = s.with(|x| {
+            let t = x.parser.screen().contents();
+            (x.writes, x.last, done(&t) && !t.contains("index; tree"))
+        });
+        if first.is_none() && writes > before {
+            first = Some(last - sent);
+        }
+        if ok && writes > before {
+            return Ok((first.unwrap_or(last - sent), last - sent));
+        }
+        if sent.elapsed() > Duration::from_secs(60) {
+            return Err("the rows were not shown after 60 s".into());
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// Prints the medians and the largest of `times` (to the first frame, to the rows).
+fn print_key_times(what: &str, times: &mut [(Duration, Duration)]) {
+    let (mut first, mut rows): (Vec<_>, Vec<_>) = times.iter().copied().unzip();
+    let (f, f_max) = summary(&mut first);
+    let (r, r_max) = summary(&mut rows);
+    println!(
+        "{:<24} {f:8.1} ms median to its first frame ({f_max:.1} max), {r:.1} ms to the rows ({r_max:.1} max)",
+        format!("{what}:")
+    );
 }
 
 /// The process's peak resident memory so far.

@@ -24,10 +24,10 @@ use super::progress::{Meter, Progress, CALL_BYTES};
 use super::selection::Selection;
 use crate::schema::{Profile, Region};
 use flat::{exclusive_totals, region_row};
-use order::sort_rows;
 use tree::{build_paths, path_row, PathCall};
 
 pub use flat_jobs::{flat_rows, FlatJobs, FlatRow};
+pub use order::sort_rows;
 pub use rank_path::RankTree;
 pub use tree_jobs::TreeJobs;
 pub use tree_rows::{tree_rows, TreePaths, TreeRows};
@@ -251,7 +251,8 @@ pub fn present_ranks(profile: &Profile) -> Vec<u32> {
 /// runs.
 pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> Vec<RegionRow> {
     // With no progress to cancel it, it runs to the end.
-    rows_metered(profile, sel, options, &mut Meter::new(None, 0)).unwrap_or_default()
+    let rows = rows_metered(profile, sel, options, &mut Meter::new(None, 0)).unwrap_or_default();
+    sort_rows(rows, options.sort)
 }
 
 /// [`region_rows`] for a front end that runs it beside its interface: it counts the
@@ -259,6 +260,22 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
 /// within a block of 4,096 calls with [`Error::Cancelled`](super::Error::Cancelled), never
 /// a half table. Flat rows count nothing.
 pub fn region_rows_with(
+    profile: &Profile,
+    sel: &Selection,
+    options: RowOptions,
+    progress: &Progress,
+) -> Result<Vec<RegionRow>> {
+    let rows = unsorted_rows_with(profile, sel, options, progress)?;
+    Ok(sort_rows(rows, options.sort))
+}
+
+/// [`region_rows_with`] before [`sort_rows`] puts them in `options.sort` order (which is
+/// all that `options.sort` changes): the call tree's rows in the order their paths were
+/// first met, then the flat rows of the regions no path has, in region order. A front end
+/// that keeps them shows another order at once, without walking the calls again:
+/// `sort_rows(rows, key)` is [`region_rows`] with `sort: key` (equal keys keep this order,
+/// so the order sorted from must be this one).
+pub fn unsorted_rows_with(
     profile: &Profile,
     sel: &Selection,
     options: RowOptions,
@@ -294,19 +311,17 @@ pub fn rows_to_compute(profile: &Profile, sel: &Selection, options: RowOptions) 
     calls.saturating_mul(2 * CALL_BYTES)
 }
 
-/// [`region_rows`], counting into `meter` and stopping on its cancel.
+/// [`unsorted_rows_with`], counting into `meter` and stopping on its cancel.
 fn rows_metered(
     profile: &Profile,
     sel: &Selection,
     options: RowOptions,
     meter: &mut Meter<'_>,
 ) -> Result<Vec<RegionRow>> {
-    let RowOptions {
-        sort, mode, flat, ..
-    } = options;
+    let RowOptions { mode, flat, .. } = options;
     let tree = profile.has_events() && !flat;
     if !tree {
-        return Ok(flat_region_rows(profile, sel, sort, mode));
+        return Ok(flat_region_rows(profile, sel, mode));
     }
     let regions = selected_regions(profile, sel);
     // Ranks without calls add no call paths: walk only the ranks that have some (for the
@@ -344,7 +359,7 @@ fn rows_metered(
     }
     let mut exclusive = None;
     let names: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
-    Ok(finish_rows(rows, &names, sort, |i| {
+    Ok(table_rows(rows, &names, |i| {
         let totals = exclusive.get_or_insert_with(|| match mode {
             PercentageMode::Exclusive if tree => {
                 Some(exclusive_totals(profile, &present_ranks(profile)))
@@ -358,13 +373,8 @@ fn rows_metered(
 
 /// [`region_rows`] without a call tree: each selected region's flat row and sort key from
 /// one walk of its rows (at 100,000 ranks a walk of a region is tens of megabytes), in
-/// [`selected_regions`]' order, then in `sort` order.
-fn flat_region_rows(
-    profile: &Profile,
-    sel: &Selection,
-    sort: SortKey,
-    mode: PercentageMode,
-) -> Vec<RegionRow> {
+/// [`selected_regions`]' order (unsorted, as [`unsorted_rows_with`] gives them).
+fn flat_region_rows(profile: &Profile, sel: &Selection, mode: PercentageMode) -> Vec<RegionRow> {
     let exclusive = match mode {
         PercentageMode::Exclusive => Some(Ok(HashMap::new())),
         PercentageMode::Coverage => None,
@@ -379,7 +389,7 @@ fn flat_region_rows(
         .collect();
     keyed.sort_stable_by(|a, b| a.2.total_cmp(&b.2));
     let names: Vec<&str> = keyed.iter().map(|k| k.0).collect();
-    finish_rows(Vec::new(), &names, sort, |i| {
+    table_rows(Vec::new(), &names, |i| {
         keyed[i].1.take().unwrap_or_default()
     })
 }
@@ -418,9 +428,18 @@ fn flat_row_keyed(
 /// regions named `regions`, in region order, for names no row has yet: each row's parent
 /// coverage filled in, in `sort` order.
 fn finish_rows(
-    mut rows: Vec<RegionRow>,
+    rows: Vec<RegionRow>,
     regions: &[&str],
     sort: SortKey,
+    flat: impl FnMut(usize) -> RegionRow,
+) -> Vec<RegionRow> {
+    sort_rows(table_rows(rows, regions, flat), sort)
+}
+
+/// [`finish_rows`] before the sort.
+fn table_rows(
+    mut rows: Vec<RegionRow>,
+    regions: &[&str],
     mut flat: impl FnMut(usize) -> RegionRow,
 ) -> Vec<RegionRow> {
     let mut names: HashSet<String> = rows.iter().map(|r| r.name.clone()).collect();
@@ -439,7 +458,7 @@ fn finish_rows(
             coverage_by_path.get(parent).copied().flatten()
         });
     }
-    sort_rows(rows, sort)
+    rows
 }
 
 /// The flat row of `region` on each of its ranks (calls, total, avg, min, max), as

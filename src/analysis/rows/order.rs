@@ -6,7 +6,12 @@ use std::collections::HashMap;
 
 use super::{RegionRow, SortKey};
 
-pub(super) fn sort_rows(mut rows: Vec<RegionRow>, sort: SortKey) -> Vec<RegionRow> {
+/// `rows` in `sort` order, as [`region_rows`](super::region_rows) gives them: by the
+/// statistic, largest first, rows without it last, ties by name and then in the order
+/// given; by name; or by start with each call path's children under it, in start order.
+/// From [`unsorted_rows_with`](super::unsorted_rows_with)'s order it is `region_rows`'
+/// table for that key, so a front end re-sorts rows it keeps without building them again.
+pub fn sort_rows(mut rows: Vec<RegionRow>, sort: SortKey) -> Vec<RegionRow> {
     if sort != SortKey::Start {
         rows.sort_stable_by(|a, b| a.name.cmp(&b.name));
         if sort != SortKey::Name {
