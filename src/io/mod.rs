@@ -31,6 +31,10 @@ pub trait ReadAt {
     /// Fills `buf` from `offset`. A range past the end fails with
     /// [`io::ErrorKind::UnexpectedEof`] (see [`past_end`]).
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
+
+    /// A hint that the byte ranges `(offset, len)` are about to be read: a source that pays
+    /// much for each read (a browser `File`) may fetch them together. Nothing by default.
+    fn will_read(&self, _ranges: &[(u64, u64)]) {}
 }
 
 /// A sink of bytes addressable by absolute offset.
@@ -75,6 +79,10 @@ impl<T: ReadAt + ?Sized> ReadAt for &T {
 
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         (**self).read_exact_at(offset, buf)
+    }
+
+    fn will_read(&self, ranges: &[(u64, u64)]) {
+        (**self).will_read(ranges)
     }
 }
 

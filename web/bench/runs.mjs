@@ -47,9 +47,10 @@ for (let round = 0; round < rounds; round++) {
       SP.benchMs = {};
       SP.rpc = async (op, ...rest) => {
         const reply = await rpc(op, ...rest);
-        const m = SP.benchMs[op] || (SP.benchMs[op] = { n: 0, ms: 0 });
+        const m = SP.benchMs[op] || (SP.benchMs[op] = { n: 0, ms: 0, readMs: 0 });
         m.n++;
         m.ms += reply.ms || 0;
+        m.readMs += reply.readMs || 0;
         return reply;
       };
     });
@@ -76,7 +77,7 @@ for (let round = 0; round < rounds; round++) {
       && !document.querySelector('#runs-scaling .hint'), null, { timeout: 600000, polling: 20 });
     const baselineMs = Date.now() - t1;
     const change = await page.evaluate(() => SP.benchMs);
-    const ops = (m) => Object.entries(m).map(([op, { n, ms }]) => `${op} ${n}x ${ms.toFixed(0)} ms`).join(', ');
+    const ops = (m) => Object.entries(m).map(([op, { n, ms, readMs }]) => `${op} ${n}x ${ms.toFixed(0)} ms (reads ${readMs.toFixed(0)} ms)`).join(', ');
     console.log(`round ${round + 1}: drop -> runs table drawn ${openMs} ms (last file open at ${opened.opened.toFixed(0)} ms; `
       + `${(opened.io / MiB).toFixed(1)} MiB read in ${opened.reads} reads); worker: ${ops(opened.ms)}`);
     console.log(`  tab (renderer PSS) ${idle.pss.toFixed(0)} MiB idle, ${atTable.pss.toFixed(0)} MiB with the table (RSS ${atTable.rss.toFixed(0)}); wasm memory ${(opened.heap / MiB).toFixed(0)} MiB`);

@@ -2,8 +2,8 @@
 // The sp worker: the library (WebAssembly, inlined below) and the dropped files, read in
 // place through FileReaderSync on File.slice. Messages in: {id, op, args, file?, files?}; out:
 // {id, ok} or {id, error}, with `bin` (an ArrayBuffer, transferred) for binary answers,
-// `blob` for a file to save (built from the parts the library hands over as it writes)
-// and `ms` (time spent in the library). The wasm protocol is documented in web/src/ffi.rs.
+// `blob` for a file to save (built from the parts the library hands over as it writes),
+// `ms` (time spent in the library) and `readMs` (the part of it spent reading files). The wasm protocol is documented in web/src/ffi.rs.
 const WASM_BASE64 = "@WASM_BASE64@";
 
 let wasm = null;
@@ -12,7 +12,9 @@ const reader = new FileReaderSync();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+let readMs = 0;
 function blobRead(handle, offset, len, dst) {
+  const t0 = performance.now();
   try {
     const blob = blobs[handle];
     const buf = reader.readAsArrayBuffer(blob.slice(offset, offset + len));
@@ -21,6 +23,8 @@ function blobRead(handle, offset, len, dst) {
     return 0;
   } catch (e) {
     return 1;
+  } finally {
+    readMs += performance.now() - t0;
   }
 }
 
@@ -67,6 +71,7 @@ compile().then(instantiate).then(
 onmessage = (event) => {
   const { id, op, args, file } = event.data;
   const t0 = performance.now();
+  readMs = 0;
   const request = Object.assign({ op }, args || {});
   const register = (f) => {
     blobs.push(f);
@@ -94,6 +99,7 @@ onmessage = (event) => {
     try { instantiate(); } catch (ignored) { wasm = null; }
   }
   reply.ms = performance.now() - t0;
+  reply.readMs = readMs;
   reply.heap = wasm ? wasm.memory.buffer.byteLength : 0;
   postMessage(reply, reply.bin ? [reply.bin] : []);
 };

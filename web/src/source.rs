@@ -49,6 +49,10 @@ const RECENT_BYTES: usize = 1 << 20;
 /// The largest read kept while a file opens; what was kept is let go when it has opened.
 pub const OPEN_RECENT_BYTES: usize = 64 << 20;
 
+/// Ranges a reader announces ([`ReadAt::will_read`]) less than this far apart are fetched
+/// in one read: the bytes between cost less than a read's own time (about 0.7 MiB's worth).
+pub const WILL_READ_GAP: u64 = 512 << 10;
+
 /// The bytes of one opened file.
 pub enum Bytes {
     /// A `File` the page registered under this handle, `len` bytes long.
@@ -140,29 +144,81 @@ impl ReadAt for Source {
         if self.0.bulk.get() && buf.len() >= BULK_READ {
             return self.0.cache.read_exact_at(offset, buf);
         }
-        let large = buf.len() as u64 > BLOCK && buf.len() <= self.0.recent_bytes.get();
-        if large {
-            let mut recent = self.0.recent.borrow_mut();
-            let hit = recent.iter().position(|(at, bytes)| {
-                offset >= *at && offset + buf.len() as u64 <= at + bytes.len() as u64
-            });
-            if let Some(i) = hit {
-                let entry = recent.remove(i);
-                let from = (offset - entry.0) as usize;
-                buf.copy_from_slice(&entry.1[from..from + buf.len()]);
-                recent.push(entry);
-                return Ok(());
-            }
+        if self.recent_hit(offset, buf) {
+            return Ok(());
         }
         self.0.cache.inner().read_exact_at(offset, buf)?;
-        if large {
-            let mut recent = self.0.recent.borrow_mut();
-            if recent.len() >= RECENT {
-                recent.remove(0);
-            }
-            recent.push((offset, buf.to_vec()));
+        if buf.len() as u64 > BLOCK && buf.len() <= self.0.recent_bytes.get() {
+            self.keep(offset, buf.to_vec());
         }
         Ok(())
+    }
+
+    /// Fetches the announced ranges that no recent read holds, those less than
+    /// [`WILL_READ_GAP`] apart in one read each, and keeps them as recent reads (up to
+    /// [`RECENT`] of them, each no larger than the largest kept): a series' open reads an
+    /// index's five columns in one read instead of nine.
+    fn will_read(&self, ranges: &[(u64, u64)]) {
+        let mut ranges: Vec<(u64, u64)> = ranges
+            .iter()
+            .filter(|&&(_, len)| len > 0)
+            .map(|&(at, len)| (at, at.saturating_add(len).min(self.len())))
+            .filter(|&(at, end)| at < end)
+            .collect();
+        ranges.sort_unstable();
+        let mut spans: Vec<(u64, u64)> = Vec::new();
+        for (at, end) in ranges {
+            match spans.last_mut() {
+                Some(last) if at <= last.1.saturating_add(WILL_READ_GAP) => {
+                    last.1 = last.1.max(end)
+                }
+                _ => spans.push((at, end)),
+            }
+        }
+        for (at, end) in spans.into_iter().take(RECENT) {
+            let len = (end - at) as usize;
+            if len > self.0.recent_bytes.get() || self.holds(at, end) {
+                continue;
+            }
+            let mut bytes = vec![0; len];
+            // A failed fetch is left to the read that needs the bytes, which reports it.
+            if self.0.cache.inner().read_exact_at(at, &mut bytes).is_ok() {
+                self.keep(at, bytes);
+            }
+        }
+    }
+}
+
+impl Source {
+    /// Whether a recent read holds all of `at..end`.
+    fn holds(&self, at: u64, end: u64) -> bool {
+        let recent = self.0.recent.borrow();
+        recent
+            .iter()
+            .any(|(from, bytes)| at >= *from && end <= from + bytes.len() as u64)
+    }
+
+    /// Fills `buf` from a recent read that holds all of it, if one does.
+    fn recent_hit(&self, offset: u64, buf: &mut [u8]) -> bool {
+        let mut recent = self.0.recent.borrow_mut();
+        let hit = recent.iter().position(|(at, bytes)| {
+            offset >= *at && offset + buf.len() as u64 <= at + bytes.len() as u64
+        });
+        let Some(i) = hit else { return false };
+        let entry = recent.remove(i);
+        let from = (offset - entry.0) as usize;
+        buf.copy_from_slice(&entry.1[from..from + buf.len()]);
+        recent.push(entry);
+        true
+    }
+
+    /// Keeps `bytes`, read at `offset`, as the most recent read.
+    fn keep(&self, offset: u64, bytes: Vec<u8>) {
+        let mut recent = self.0.recent.borrow_mut();
+        if recent.len() >= RECENT {
+            recent.remove(0);
+        }
+        recent.push((offset, bytes));
     }
 }
 
@@ -188,6 +244,63 @@ mod tests {
         source.read_exact_at(3 * BLOCK + 100, &mut small).unwrap();
         assert_eq!(source.stats(), (2, 2 * BLOCK + 10), "one block for both");
         assert!(source.read_exact_at(4 * BLOCK - 4, &mut small).is_err());
+    }
+
+    #[test]
+    fn announced_ranges_near_each_other_are_fetched_in_one_read() {
+        let data: Vec<u8> = (0..(8 << 20)).map(|i| (i % 251) as u8).collect();
+        let source = Source::new(Bytes::Memory(data.clone()));
+        source.opening(true);
+        let gap = WILL_READ_GAP;
+        // Two columns a gap apart, a third far away, and one empty range.
+        let ranges = [
+            (1 << 20, 200_000),
+            (1 << 20, 0),
+            (1_700_000, 300_000),
+            (7 << 20, 100),
+        ];
+        source.will_read(&ranges);
+        assert!((1 << 20) + 200_000 + gap > 1_700_000, "within the gap");
+        assert_eq!(
+            source.stats(),
+            (2, (2_000_000 - (1 << 20)) + BLOCK),
+            "one read for the two near columns, one (a small block) for the far one"
+        );
+        for (at, len) in [
+            (1 << 20, 200_000),
+            (1_700_000, 300_000),
+            ((1 << 20) + 5, 10),
+        ] {
+            let mut buf = vec![0; len];
+            source.read_exact_at(at, &mut buf).unwrap();
+            assert_eq!(buf, data[at as usize..at as usize + len]);
+        }
+        assert_eq!(
+            source.stats().0,
+            2,
+            "every read came from the fetched spans"
+        );
+        source.will_read(&[(1_700_000, 1000)]);
+        assert_eq!(
+            source.stats().0,
+            2,
+            "a range already held is not fetched again"
+        );
+        source.will_read(&[(8 << 20, 10), ((8 << 20) - 4, 100)]);
+        let mut tail = [0u8; 4];
+        source.read_exact_at((8 << 20) - 4, &mut tail).unwrap();
+        assert_eq!(
+            tail,
+            data[(8 << 20) - 4..],
+            "a range past the end is cut to the file"
+        );
+        source.opening(false);
+        source.will_read(&[(0, 2 << 20)]);
+        assert_eq!(
+            source.stats().0,
+            3,
+            "after the open, a span over a MiB is not fetched"
+        );
     }
 
     #[test]

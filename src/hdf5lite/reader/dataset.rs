@@ -151,6 +151,19 @@ impl<'f, R: ReadAt> Dataset<'f, R> {
         }
     }
 
+    /// Where a contiguous dataset's bytes lie, as (absolute offset, length): what
+    /// [`File::will_read`](super::File::will_read) announces. `None` for other layouts and
+    /// for storage never written.
+    pub fn extent(&self) -> Option<(u64, u64)> {
+        match &self.layout {
+            DataLayout::Contiguous {
+                address: Some(addr),
+                size,
+            } => Some((self.file.src().absolute(*addr).ok()?, *size)),
+            _ => None,
+        }
+    }
+
     /// The attributes one at a time (see [`Group::iter_attributes`](super::Group::iter_attributes)).
     pub fn iter_attributes(&self) -> Result<Attributes<'f, R>> {
         Attributes::read(self.file, &self.header, &self.path)

@@ -168,6 +168,16 @@ impl<R: ReadAt> File<R> {
         &self.reader
     }
 
+    /// Tells the reader that `datasets` are read next ([`ReadAt::will_read`]): the
+    /// extents of the contiguous ones, so a source that pays much per read may fetch them
+    /// in one.
+    pub fn will_read(&self, datasets: &[&Dataset<'_, R>]) {
+        let ranges: Vec<(u64, u64)> = datasets.iter().filter_map(|d| d.extent()).collect();
+        if !ranges.is_empty() {
+            self.reader.will_read(&ranges);
+        }
+    }
+
     fn src(&self) -> Source<'_> {
         Source::new(
             &self.reader,
