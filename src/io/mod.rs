@@ -37,6 +37,26 @@ pub trait ReadAt {
     fn will_read(&self, _ranges: &[(u64, u64)]) {}
 }
 
+/// `ranges` of `(offset, len)` as the fewest spans `(start, end)` to read, in order: those
+/// less than `gap` bytes apart joined, each cut to a source of `len` bytes, empty ones
+/// dropped. What a source that pays much per read ([`ReadAt::will_read`]) fetches.
+pub fn spans(ranges: &[(u64, u64)], gap: u64, len: u64) -> Vec<(u64, u64)> {
+    let mut ranges: Vec<(u64, u64)> = ranges
+        .iter()
+        .map(|&(at, n)| (at, at.saturating_add(n).min(len)))
+        .filter(|&(at, end)| at < end)
+        .collect();
+    ranges.sort_unstable();
+    let mut spans: Vec<(u64, u64)> = Vec::new();
+    for (at, end) in ranges {
+        match spans.last_mut() {
+            Some(last) if at <= last.1.saturating_add(gap) => last.1 = last.1.max(end),
+            _ => spans.push((at, end)),
+        }
+    }
+    spans
+}
+
 /// A sink of bytes addressable by absolute offset.
 pub trait WriteAt {
     /// Writes all of `bytes` at absolute `offset`.
@@ -244,6 +264,29 @@ mod tests {
         out.write_all_at(0, b"ab").unwrap();
         assert_eq!(out, b"abcd");
         assert!(out.write_all_at(u64::MAX, b"x").is_err());
+    }
+
+    #[test]
+    fn spans_join_near_ranges_and_cut_to_the_source() {
+        let ranges = [
+            (100, 50),
+            (0, 10),
+            (160, 40),
+            (500, 0),
+            (90, 20),
+            (990, 100),
+        ];
+        assert_eq!(
+            spans(&ranges, 10, 1000),
+            vec![(0, 10), (90, 200), (990, 1000)],
+            "150..160 is within the gap; 500 is empty; 990 is cut at the end"
+        );
+        assert_eq!(
+            spans(&ranges, 0, 1000)[1],
+            (90, 150),
+            "no gap: only overlaps join"
+        );
+        assert!(spans(&[(2000, 5), (u64::MAX, 5)], 10, 1000).is_empty());
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::io;
 use std::rc::Rc;
 
-use sp::io::{check_range, BlockCache, ReadAt};
+use sp::io::{check_range, spans, BlockCache, ReadAt};
 
 /// Bytes per cached block. Small enough that opening a profile reads well under 1 MiB (its
 /// superblock, headers and index lie in a few blocks at the head and the tail of the file),
@@ -159,22 +159,7 @@ impl ReadAt for Source {
     /// [`RECENT`] of them, each no larger than the largest kept): a series' open reads an
     /// index's five columns in one read instead of nine.
     fn will_read(&self, ranges: &[(u64, u64)]) {
-        let mut ranges: Vec<(u64, u64)> = ranges
-            .iter()
-            .filter(|&&(_, len)| len > 0)
-            .map(|&(at, len)| (at, at.saturating_add(len).min(self.len())))
-            .filter(|&(at, end)| at < end)
-            .collect();
-        ranges.sort_unstable();
-        let mut spans: Vec<(u64, u64)> = Vec::new();
-        for (at, end) in ranges {
-            match spans.last_mut() {
-                Some(last) if at <= last.1.saturating_add(WILL_READ_GAP) => {
-                    last.1 = last.1.max(end)
-                }
-                _ => spans.push((at, end)),
-            }
-        }
+        let spans = spans(ranges, WILL_READ_GAP, self.len());
         for (at, end) in spans.into_iter().take(RECENT) {
             let len = (end - at) as usize;
             if len > self.0.recent_bytes.get() || self.holds(at, end) {
