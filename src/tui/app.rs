@@ -119,6 +119,13 @@ pub enum TreeWork {
     Building(u64),
 }
 
+/// The index rows a report may compute on the UI thread when the options change, in the
+/// units of [`Report::work`] (a call's 16 bytes per index row walked, twice): about 65,000
+/// index rows, some 15 ms here (W6's million take 0.19–0.21 s). Above it the rows are
+/// recomputed on a job while the views keep the old ones; below it a job would cost more
+/// than it saves, and the golden profiles' snapshots stay as they are.
+pub const SYNC_WORK: u64 = 2 * 16 * (1 << 16);
+
 /// The timeline's window, seconds from the first call (`None`: fit).
 pub type Window = Option<(f64, f64)>;
 
@@ -193,9 +200,13 @@ pub struct App {
     /// The view shown before the timeline, which Esc goes back to when the timeline has
     /// never been drawn whole.
     pub came_from: View,
-    /// Recomputes so far: a call tree built for older options is dropped when it lands
-    /// (a change of the sort alone is no recompute: [`resort`](App::resort)).
+    /// Recomputes and stops so far: a report built for older options, or stopped, is
+    /// dropped when it lands (a change of the sort alone is no recompute:
+    /// [`resort`](App::resort)).
     pub generation: u64,
+    /// The most work ([`Report::work`]) the index's rows may take on the UI thread when
+    /// the options change ([`SYNC_WORK`]; the tests lower it).
+    pub sync_work: u64,
 }
 
 impl App {
@@ -242,6 +253,7 @@ impl App {
             shown_window: None,
             came_from: view,
             generation: 0,
+            sync_work: SYNC_WORK,
         };
         for i in 0..app.docs.len() {
             if let Some(file) = app.docs[i]
@@ -294,19 +306,32 @@ impl App {
     }
 
     /// Recomputes the reports for the options: the index's rows at once, and the call
-    /// tree of a profile whose calls are loaded on a job (a tree still being built for
-    /// other options is stopped).
+    /// tree of a profile whose calls are loaded on a job (a report still being built for
+    /// other options is stopped). When the index's rows are more work than
+    /// [`sync_work`](Self::sync_work) (100,000 ranks' million rows) and rows are shown, the
+    /// views keep those, for the old options, until the job computing the new ones lands:
+    /// the call tree's when the calls are loaded, else the index's rows'.
     pub fn recompute(&mut self) {
         self.generation += 1;
-        self.jobs.cancel_where(|k| matches!(k, Kind::Report { .. }));
-        self.report = self.report_of(0);
-        self.other = (self.docs.len() > 1).then(|| self.report_of(1));
+        (self.jobs).cancel_where(|k| matches!(k, Kind::Report { .. } | Kind::Rows { .. }));
+        if let Some(r) = self.report_of(0) {
+            self.report = r;
+        }
+        if self.docs.len() > 1 {
+            if let Some(r) = self.report_of(1) {
+                self.other = Some(r);
+            }
+        }
         self.rank_drill = None;
         self.ranks_with_rows = Default::default();
-        let drawn = self.docs[0]
-            .whole
-            .as_ref()
-            .map(|_| self.options.ranks.clone());
+        self.draw_sparklines();
+    }
+
+    /// Draws the sparklines again when the rank selection of the rows shown has changed.
+    fn draw_sparklines(&mut self) {
+        let Ok(report) = &self.report else { return };
+        let ranks = report.options.ranks.clone();
+        let drawn = self.docs[0].whole.as_ref().map(|_| ranks);
         if drawn.is_some() && drawn != self.sparklines_ranks {
             self.sparklines = self.sparklines_of();
             self.sparklines_ranks = drawn;
@@ -326,11 +351,15 @@ impl App {
         }
     }
 
-    /// Every region's sparkline over the selected ranks, from the first file's calls in
-    /// memory (none before they are): one pass over them, as the page draws its own.
+    /// Every region's sparkline over the ranks of the rows shown, from the first file's
+    /// calls in memory (none before they are): one pass over them, as the page draws its
+    /// own.
     fn sparklines_of(&self) -> HashMap<String, String> {
         use sp::analysis::sparkline::{region_sparkline, window};
-        let (Some(whole), Ok(ranks)) = (&self.docs[0].whole, self.options.rank_list()) else {
+        let Ok(report) = &self.report else {
+            return HashMap::new();
+        };
+        let (Some(whole), Ok(ranks)) = (&self.docs[0].whole, report.options.rank_list()) else {
             return HashMap::new();
         };
         let ranks = ranks.as_deref();
@@ -347,22 +376,53 @@ impl App {
     }
 
     /// The report of file `doc` from its index, starting the job that builds its call
-    /// tree when its calls are loaded.
-    fn report_of(&mut self, doc: usize) -> Result<Report, String> {
+    /// tree when its calls are loaded; `None` when the rows shown stay until a job lands
+    /// (see [`recompute`](Self::recompute)).
+    fn report_of(&mut self, doc: usize) -> Option<Result<Report, String>> {
         let d = &self.docs[doc];
-        let Some(head) = &d.head else {
-            return Err(format!("{} is not a profile", d.name));
+        let Some(head) = d.head.clone() else {
+            return Some(Err(format!("{} is not a profile", d.name)));
         };
-        let index = Report::of(head, false, &self.options);
-        if let (Some(whole), Ok(_)) = (&d.whole, &index) {
-            let what = match doc {
-                0 => "building the call tree".to_string(),
-                _ => format!("building the call tree of {}", d.name),
-            };
-            let (whole, options) = (whole.clone(), self.options.clone());
-            (self.jobs).report(doc, self.generation, whole, options, what);
+        let shown = match doc {
+            0 => self.report.is_ok(),
+            _ => matches!(self.other, Some(Ok(_))),
+        };
+        let name = |what: &str| match doc {
+            0 => what.to_string(),
+            _ => format!("{what} of {}", d.name),
+        };
+        let options = self.options.clone();
+        let large = Report::work(&head, false, &options) > self.sync_work;
+        let index = match (shown && large, &d.whole) {
+            (true, Some(_)) => None,
+            (true, None) => {
+                let what = name("recomputing for the new options");
+                (self.jobs).report(doc, self.generation, (head, false), options.clone(), what);
+                None
+            }
+            (false, _) => Some(Report::of(&head, false, &options)),
+        };
+        if let (Some(whole), None | Some(Ok(_))) = (&d.whole, &index) {
+            let what = name("building the call tree");
+            (self.jobs).report(doc, self.generation, (whole.clone(), true), options, what);
         }
         index
+    }
+
+    /// How far the job computing the rows of file `doc` for the options has got, while
+    /// the rows shown are for other ones (else `None`).
+    pub fn recomputing(&self, doc: usize) -> Option<u64> {
+        let report = match doc {
+            0 => self.report.as_ref().ok(),
+            _ => self.other.as_ref().and_then(|r| r.as_ref().ok()),
+        }?;
+        if report.options.same_rows(&self.options) {
+            return None;
+        }
+        (self.jobs.tasks.iter())
+            .filter(|t| !t.progress.is_cancelled())
+            .find(|t| matches!(t.kind, Kind::Report { doc: d } | Kind::Rows { doc: d } if d == doc))
+            .map(|t| percent(t.progress.done(), t.progress.total()))
     }
 
     /// What is being done for file `doc`'s call tree, for the views: its read, or its
@@ -415,7 +475,7 @@ impl App {
                         // Built before a change of the sort, maybe.
                         Ok(mut r) => {
                             r.sort(self.options.sort);
-                            Ok(r)
+                            Ok(*r)
                         }
                         Err(Stop::Cancelled) => continue,
                         Err(Stop::Failed(e)) => Err(e),
@@ -426,6 +486,7 @@ impl App {
                     }
                     self.rank_drill = None;
                     self.ranks_with_rows = Default::default();
+                    self.draw_sparklines();
                 }
                 Done::Percentiles {
                     name,
@@ -652,6 +713,30 @@ impl App {
         true
     }
 
+    /// After a stop, the options of the rows shown (the sort kept), so that what the views
+    /// show and the options in force agree: the first file's rows, and the second's
+    /// recomputed for them when they are for others (its job had landed, or had not).
+    fn keep_shown(&mut self) {
+        let shown = self.report.as_ref().ok();
+        if let Some(report) = shown.filter(|r| !r.options.same_rows(&self.options)) {
+            let sort = self.options.sort;
+            self.options = Options {
+                sort,
+                ..report.options.clone()
+            };
+            self.rank_drill = None;
+        }
+        let stale = |r: &Report| !r.options.same_rows(&self.options);
+        if let (Some(Ok(other)), Some(head)) =
+            (&self.other, self.docs.get(1).and_then(|d| d.head.clone()))
+        {
+            if stale(other) {
+                self.other = Some(Report::of(&head, false, &self.options));
+            }
+        }
+        self.draw_sparklines();
+    }
+
     /// Esc while jobs read: stops them. A stopped timeline goes back to the last window it
     /// drew whole (or to the view before it), and reads nothing until a key of its own.
     pub fn stop(&mut self) -> bool {
@@ -661,14 +746,29 @@ impl App {
         let tree = (self.jobs.tasks.iter())
             .find(|t| matches!(t.kind, Kind::Report { .. }) && !t.progress.is_cancelled())
             .map(|t| percent(t.progress.done(), t.progress.total()));
+        let rows = (self.jobs.tasks.iter())
+            .any(|t| matches!(t.kind, Kind::Rows { .. }) && !t.progress.is_cancelled());
+        let old = self.recomputing(0);
         if !self.jobs.cancel() {
             return false;
         }
         self.message = Some("stopped".into());
+        if tree.is_some() || rows {
+            // A report sent just before the cancel is dropped too.
+            self.generation += 1;
+        }
         if let Some(at) = tree {
             self.message = Some(format!(
                 "stopped the call tree at {at} %: the index's rows stay"
             ));
+        }
+        if let Some(at) = old {
+            self.message = Some(format!(
+                "stopped at {at} %: the rows shown and their options stay"
+            ));
+        }
+        if tree.is_some() || rows {
+            self.keep_shown();
         }
         if let Some((what, done, total)) = timeline {
             self.stopped = true;

@@ -52,8 +52,9 @@ pub struct Doc {
     pub file: Option<Hdf5>,
     read: Arc<AtomicU64>,
     /// The file's index read (or whole read, for a file without an index); `None` for an
-    /// HDF5 file that is not a profile.
-    pub head: Option<Profile>,
+    /// HDF5 file that is not a profile. Shared with the job that recomputes its rows for
+    /// new options, which at 100,000 ranks walks a million rows.
+    pub head: Option<Arc<Profile>>,
     /// The whole read, once done (shared with the job that builds its call tree).
     pub whole: Option<Arc<Profile>>,
     /// Calls the profile holds.
@@ -78,6 +79,7 @@ impl Doc {
             // with every call, as the reference reads it.
             StoredProfile::Json(profile) => {
                 read.store(size, Ordering::Relaxed);
+                let profile = Arc::new(profile);
                 return Ok(Doc {
                     name,
                     size,
@@ -85,7 +87,7 @@ impl Doc {
                     read,
                     calls: profile.call_count(),
                     head: Some(profile.clone()),
-                    whole: Some(Arc::new(profile)),
+                    whole: Some(profile),
                 });
             }
         };
@@ -103,7 +105,7 @@ impl Doc {
             let (head, whole) = read_head(&file, size).map_err(|e| Failure::analysis(path, e))?;
             doc.calls = whole.as_ref().unwrap_or(&head).call_count();
             doc.head = Some(head);
-            doc.whole = whole.map(Arc::new);
+            doc.whole = whole;
         }
         Ok(doc)
     }
@@ -115,7 +117,7 @@ impl Doc {
 
     /// The whole read when done, else the index: the profile rows come from.
     pub fn profile(&self) -> Option<&Profile> {
-        self.whole.as_deref().or(self.head.as_ref())
+        self.whole.as_deref().or(self.head.as_deref())
     }
 
     /// Whether the whole profile should be read in the background for its call tree.
@@ -133,35 +135,39 @@ fn is_profile<R: ReadAt>(root: &Group<'_, R>) -> sp::hdf5lite::Result<bool> {
     Ok(!schema::read::rank_groups(&root.links()?).is_empty())
 }
 
-/// The index, and the whole profile when there is no cheaper read (schema 1, aggregate).
+/// The index, and the whole profile when there is no cheaper read (schema 1, aggregate);
+/// a profile read whole is its own index.
 fn read_head<R: ReadAt>(
     file: &File<R>,
     size: u64,
-) -> sp::analysis::Result<(Profile, Option<Profile>)> {
+) -> sp::analysis::Result<(Arc<Profile>, Option<Arc<Profile>>)> {
     let head = load::read_metadata(file)?;
+    let both = |whole: Profile| {
+        let whole = Arc::new(whole);
+        (whole.clone(), Some(whole))
+    };
     match head.layout {
-        ProfileLayout::Legacy if size > LEGACY_BYTES => Ok((head, None)),
-        ProfileLayout::Legacy => {
-            let whole = load::read_full(file)?;
-            Ok((whole.clone(), Some(whole)))
-        }
+        ProfileLayout::Legacy if size > LEGACY_BYTES => Ok((Arc::new(head), None)),
+        ProfileLayout::Legacy => Ok(both(load::read_full(file)?)),
         ProfileLayout::Aggregate => {
-            let whole = load::read_full(file)?;
-            let index = load::read_summary(file).unwrap_or_else(|_| whole.clone());
+            let whole = Arc::new(load::read_full(file)?);
+            let index = match load::read_summary(file) {
+                Ok(index) => Arc::new(index),
+                Err(_) => whole.clone(),
+            };
             Ok((index, Some(whole)))
         }
         ProfileLayout::Columnar if head.summary_statistics => {
             // The index with its stored statistics (what `read_summary` reads, whose
             // check of the layout `head` has made: not a third read of the metadata).
-            Ok((schema::read(file, schema::Depth::Index)?, None))
+            Ok((Arc::new(schema::read(file, schema::Depth::Index)?), None))
         }
         ProfileLayout::Columnar => {
             let spans = schema::read(file, schema::Depth::Index)?;
             if spans.call_count() <= TREE_CALLS {
-                let whole = load::read_full(file)?;
-                Ok((whole.clone(), Some(whole)))
+                Ok(both(load::read_full(file)?))
             } else {
-                Ok((load::read_from_events(file)?, None))
+                Ok((Arc::new(load::read_from_events(file)?), None))
             }
         }
     }

@@ -44,12 +44,12 @@ pub enum Done {
         doc: usize,
         profile: Result<Profile, String>,
     },
-    /// The report of file `doc` with its call tree, for the options of recompute number
-    /// `generation`.
+    /// The report of file `doc` (its call tree, or the index's rows of a large profile),
+    /// for the options of recompute number `generation`.
     Report {
         doc: usize,
         generation: u64,
-        report: Result<Report, Stop>,
+        report: Result<Box<Report>, Stop>,
     },
     /// The percentiles of region `name` on the ranks `ranks` of the first file.
     Percentiles {
@@ -78,6 +78,11 @@ pub enum Kind {
     /// The call tree of file `doc` built from its calls: its progress counts the
     /// library's walks of the calls, not bytes read.
     Report {
+        doc: usize,
+    },
+    /// The index's rows of file `doc` for new options, while the views show those of the
+    /// old ones: its progress counts the rows walked.
+    Rows {
         doc: usize,
     },
     Percentiles,
@@ -181,21 +186,26 @@ impl Jobs {
         });
     }
 
-    /// Builds the report of file `doc` with its call tree from `profile` (its calls) for
-    /// `options`, the options of recompute number `generation`.
+    /// Builds the report of file `doc` from `profile` for `options`, the options of
+    /// recompute number `generation`: with its call tree (`tree`, `profile` its calls), or
+    /// the index's rows (`profile` its index).
     pub fn report(
         &mut self,
         doc: usize,
         generation: u64,
-        profile: Arc<Profile>,
+        (profile, tree): (Arc<Profile>, bool),
         options: Options,
         what: String,
     ) {
         let progress = Arc::new(Progress::default());
-        progress.add_total(Report::work(&profile, true, &options));
+        progress.add_total(Report::work(&profile, tree, &options));
         let p = progress.clone();
-        self.spawn(Kind::Report { doc }, what, progress, move |send| {
-            let report = Report::build(&profile, true, &options, &p);
+        let kind = match tree {
+            true => Kind::Report { doc },
+            false => Kind::Rows { doc },
+        };
+        self.spawn(kind, what, progress, move |send| {
+            let report = Report::build(&profile, tree, &options, &p).map(Box::new);
             let _ = send.send(Done::Report {
                 doc,
                 generation,

@@ -40,6 +40,15 @@ impl Default for Options {
 }
 
 impl Options {
+    /// Whether `other` gives the same rows, perhaps in another order (the sort aside).
+    pub fn same_rows(&self, other: &Options) -> bool {
+        let sorted = Options {
+            sort: other.sort,
+            ..self.clone()
+        };
+        sorted == *other
+    }
+
     /// The library's selection; a bad pattern or rank list is a sentence to show.
     pub fn selection(&self) -> Result<Selection, String> {
         let ranks = self.rank_list()?;
@@ -86,8 +95,9 @@ pub struct Report {
     /// The same rows before their sort, in the library's order that [`sort_rows`] starts
     /// from, so that another order is a sort of them ([`sort`](Self::sort)), not a build.
     unsorted: Vec<RegionRow>,
-    /// The order of [`rows`](Self::rows).
-    sort: SortKey,
+    /// The options the rows are for, with the order of [`rows`](Self::rows): while new
+    /// ones are computed on a job, the views show these, for the old options.
+    pub options: Options,
     /// Whether the rows form the call tree (else one flat row per region).
     pub tree: bool,
     pub overview: Overview,
@@ -108,18 +118,24 @@ impl Report {
     }
 
     /// The work [`build`](Self::build) counts into its progress: the library's walks of
-    /// the calls for the table and for the own times (nothing for flat rows).
+    /// the calls for the table and for the own times; for flat rows, its one walk of the
+    /// index's rows and as much again for the overview and balance computed from them
+    /// (walks of the rows too), counted when they are done.
     pub fn work(profile: &Profile, tree: bool, options: &Options) -> u64 {
         let Ok(selection) = options.selection() else {
             return 0;
         };
         let (shown, own) = row_options(tree, options);
-        rows_to_compute(profile, &selection, shown)
-            .saturating_add(rows_to_compute(profile, &selection, own))
+        let own = rows_to_compute(profile, &selection, own);
+        match tree {
+            true => rows_to_compute(profile, &selection, shown).saturating_add(own),
+            false => own.saturating_mul(2),
+        }
     }
 
-    /// [`of`](Self::of), counting into `progress` and stopping on its cancel (the call
-    /// tree of a whole profile, on a job of `sp tui`).
+    /// [`of`](Self::of), counting into `progress` the [`work`](Self::work) it announced
+    /// and stopping on its cancel (on a job of `sp tui`: the call tree of a whole profile,
+    /// and the index's rows of a large one).
     pub fn build(
         profile: &Profile,
         tree: bool,
@@ -138,7 +154,11 @@ impl Report {
             if options.mode != PercentageMode::Exclusive {
                 shown.iter_mut().for_each(|r| r.exclusive = None);
             }
-            return Report::from_rows(profile, shown, own, options).map_err(Stop::Failed);
+            let report = Report::from_rows(profile, shown, own, options).map_err(Stop::Failed);
+            // Stopped meanwhile: no report for options given up.
+            progress.check().map_err(|_| Stop::Cancelled)?;
+            progress.advance(rows_to_compute(profile, &selection, exclusive));
+            return report;
         }
         // The two tables on two threads: each walks every row, which at 100,000 ranks is
         // a third of the first screen.
@@ -166,7 +186,7 @@ impl Report {
         Ok(Report {
             rows: sort_rows(unsorted.clone(), options.sort),
             unsorted,
-            sort: options.sort,
+            options: options.clone(),
             tree,
             overview,
             balance,
@@ -178,9 +198,9 @@ impl Report {
     /// sorted again on the spot, since the sort changes nothing else (neither the rows nor
     /// the overview and balance, which come from the rows in start order).
     pub fn sort(&mut self, key: SortKey) {
-        if key != self.sort {
+        if key != self.options.sort {
             self.rows = sort_rows(self.unsorted.clone(), key);
-            self.sort = key;
+            self.options.sort = key;
         }
     }
 

@@ -504,7 +504,7 @@ fn the_call_tree_is_built_on_a_job_that_esc_stops() {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             // The library's answer to the cancel.
-            let report = Report::build(&send_whole, true, &send_options, &p);
+            let report = Report::build(&send_whole, true, &send_options, &p).map(Box::new);
             let _ = send.send(Done::Report {
                 doc: 0,
                 generation,
@@ -539,7 +539,7 @@ fn the_call_tree_is_built_on_a_job_that_esc_stops() {
             let _ = send.send(Done::Report {
                 doc: 0,
                 generation,
-                report: stale.map_err(Stop::Failed),
+                report: stale.map(Box::new).map_err(Stop::Failed),
             });
         },
     );
@@ -633,7 +633,7 @@ fn a_sort_change_sorts_the_rows_built_without_a_job() {
             let _ = send.send(Done::Report {
                 doc: 0,
                 generation,
-                report: built.map_err(Stop::Failed),
+                report: built.map(Box::new).map_err(Stop::Failed),
             });
         },
     );
@@ -643,4 +643,206 @@ fn a_sort_change_sorts_the_rows_built_without_a_job() {
         rows(&app.report),
         rows(&Report::of(&wholes[0], true, &total))
     );
+}
+
+/// The index's rows of a profile where they are much work (100,000 ranks' million rows;
+/// here `sync_work` lowered to 0) are recomputed on a job when an option other than the
+/// sort changes: the old rows and their options are shown meanwhile, and say so; the job's
+/// rows are `Report::of`'s for the new options; a result for older options is dropped;
+/// Esc leaves the old rows with their options, nothing half applied.
+#[test]
+fn an_option_change_recomputes_a_large_index_on_a_job() {
+    use super::app::SYNC_WORK;
+    use super::jobs::{Done, Kind, Stop};
+    use super::report::{Options, Report};
+    use sp::analysis::progress::Progress;
+    use sp::analysis::PercentageMode;
+    use std::sync::Arc;
+    let mut doc = Doc::open(&golden(MERGED)).unwrap();
+    // The index alone, as for a profile too large to be read whole.
+    doc.whole = None;
+    doc.calls = u64::MAX;
+    doc.name = MERGED.into();
+    let head = doc.head.clone().unwrap();
+    let mut app = App::new(vec![doc], Look::mono());
+    assert_eq!(app.sync_work, SYNC_WORK);
+    // The first screen's rows are computed at once, whatever the work.
+    assert_eq!(app.jobs.started(), 0);
+    app.sync_work = 0;
+    app.view = View::Regions;
+    let rows = |r: &Result<Report, String>| r.as_ref().unwrap().rows.clone();
+    let coverage = app.options.clone();
+    let key = |app: &mut App, code| input::key(app, KeyEvent::new(code, KeyModifiers::NONE));
+
+    // `m`: a job starts; until it lands the old rows and options are shown.
+    key(&mut app, KeyCode::Char('m'));
+    let exclusive = app.options.clone();
+    assert_eq!(exclusive.mode, PercentageMode::Exclusive);
+    assert_eq!(app.jobs.started(), 1);
+    assert!(matches!(app.jobs.tasks[0].kind, Kind::Rows { doc: 0 }));
+    assert_eq!(
+        rows(&app.report),
+        rows(&Report::of(&head, false, &coverage))
+    );
+    assert_eq!(app.report.as_ref().unwrap().options, coverage);
+    assert!(app.recomputing(0).is_some());
+    wait(&mut app);
+    assert_eq!(app.recomputing(0), None);
+    assert_eq!(app.report.as_ref().unwrap().options, exclusive);
+    assert_eq!(
+        rows(&app.report),
+        rows(&Report::of(&head, false, &exclusive))
+    );
+    assert_ne!(
+        rows(&app.report),
+        rows(&Report::of(&head, false, &coverage))
+    );
+
+    // Ranks typed at the prompt: the same (a rank with rows, not the first).
+    let rank = app.rank_list().last().copied().unwrap();
+    assert!(rank > 0 && rank < 10, "{rank}");
+    let digit = char::from_digit(rank, 10).unwrap();
+    for code in [KeyCode::Char('r'), KeyCode::Char(digit), KeyCode::Enter] {
+        key(&mut app, code);
+    }
+    let rank_1 = app.options.clone();
+    assert_eq!(rank_1.ranks, rank.to_string());
+    assert_eq!(app.report.as_ref().unwrap().options, exclusive);
+    wait(&mut app);
+    assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &rank_1)));
+    assert_ne!(
+        rows(&app.report),
+        rows(&Report::of(&head, false, &exclusive))
+    );
+
+    // Two changes in a row: the first job is stopped, and a result for older options,
+    // landing after the second, is dropped.
+    key(&mut app, KeyCode::Char('m'));
+    let older = app.generation;
+    key(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.options.mode, PercentageMode::Exclusive);
+    let stale = Report::of(
+        &head,
+        false,
+        &Options {
+            ranks: rank.to_string(),
+            ..coverage.clone()
+        },
+    );
+    app.jobs.spawn(
+        Kind::Rows { doc: 0 },
+        String::new(),
+        Arc::default(),
+        move |send| {
+            let _ = send.send(Done::Report {
+                doc: 0,
+                generation: older,
+                report: stale.map(Box::new).map_err(Stop::Failed),
+            });
+        },
+    );
+    wait(&mut app);
+    assert_eq!(app.report.as_ref().unwrap().options, rank_1);
+    assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &rank_1)));
+
+    // A recompute that runs until it is stopped, 42 % done: what the screen says.
+    app.options.mode = PercentageMode::Coverage;
+    let progress = Arc::new(Progress::default());
+    progress.add_total(100);
+    progress.advance(42);
+    let p = progress.clone();
+    let what = "recomputing for the new options".to_string();
+    app.jobs
+        .spawn(Kind::Rows { doc: 0 }, what, progress, move |_| {
+            while !p.is_cancelled() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        });
+    let screen = frame(&app, 100, 24);
+    snapshot("recomputing_100x24", &screen);
+    assert!(
+        screen.contains("region (old options; new 42 %)"),
+        "{screen}"
+    );
+    let status = screen.lines().last().unwrap();
+    assert!(
+        status.contains(&format!(
+            "recomputing for the new options ▕████▏     ▏ 42 % · Esc stops · sort start · ranks {rank}"
+        )),
+        "{status}"
+    );
+    assert!(!status.contains("exclusive"), "{status}");
+    // Esc: the rows shown stay, and so do their options (exclusive, rank 1).
+    let generation = app.generation;
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.jobs.running(), 0);
+    assert_eq!(app.generation, generation + 1);
+    assert_eq!(app.options, rank_1);
+    assert_eq!(app.report.as_ref().unwrap().options, rank_1);
+    assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &rank_1)));
+    assert_eq!(
+        app.message.as_deref(),
+        Some("stopped at 42 %: the rows shown and their options stay")
+    );
+
+    // A real job stopped at once: whether or not it had sent its rows, they are dropped
+    // and the rows and options are those before the key.
+    key(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.options.mode, PercentageMode::Coverage);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.options, rank_1);
+    assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &rank_1)));
+    // The sort is not undone: it applies to the rows shown at once.
+    key(&mut app, KeyCode::Char('m'));
+    key(&mut app, KeyCode::Char('s'));
+    let sorted = app.options.sort;
+    assert_ne!(sorted, rank_1.sort);
+    press(&mut app, KeyCode::Esc);
+    let want = Options {
+        sort: sorted,
+        ..rank_1.clone()
+    };
+    assert_eq!(app.options, want);
+    assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &want)));
+
+    // The job's own build: its progress reaches the total it announced; stopped, no rows.
+    let progress = Progress::default();
+    progress.add_total(Report::work(&head, false, &exclusive));
+    let built = Report::build(&head, false, &exclusive, &progress).map_err(|_| "stopped");
+    assert_eq!(
+        built.unwrap().rows,
+        rows(&Report::of(&head, false, &exclusive))
+    );
+    assert!(progress.total() > 0);
+    assert_eq!(progress.done(), progress.total());
+    let cancelled = Progress::default();
+    cancelled.cancel();
+    let built = Report::build(&head, false, &exclusive, &cancelled);
+    assert!(matches!(built, Err(Stop::Cancelled)));
+}
+
+/// With the calls loaded and the index's rows much work, a change of options keeps the
+/// call tree shown, for the old options, until the new one lands (no index rows between).
+#[test]
+fn an_option_change_on_a_large_profile_read_whole_keeps_its_tree_until_the_new_one() {
+    use super::jobs::Kind;
+    use super::report::Report;
+    let mut app = open(&[MERGED], Look::mono());
+    app.sync_work = 0;
+    let whole = app.docs[0].whole.clone().unwrap();
+    let rows = |r: &Result<Report, String>| r.as_ref().unwrap().rows.clone();
+    let before = app.options.clone();
+    input::key(
+        &mut app,
+        KeyEvent::new(KeyCode::Char('m'), KeyModifiers::NONE),
+    );
+    let after = app.options.clone();
+    assert_eq!(app.jobs.running(), 1);
+    assert!(matches!(app.jobs.tasks[0].kind, Kind::Report { doc: 0 }));
+    assert!(app.report.as_ref().unwrap().tree);
+    assert_eq!(rows(&app.report), rows(&Report::of(&whole, true, &before)));
+    assert!(app.recomputing(0).is_some());
+    wait(&mut app);
+    assert_eq!(rows(&app.report), rows(&Report::of(&whole, true, &after)));
+    assert_eq!(app.report.as_ref().unwrap().options, after);
 }

@@ -257,8 +257,8 @@ pub fn region_rows(profile: &Profile, sel: &Selection, options: RowOptions) -> V
 
 /// [`region_rows`] for a front end that runs it beside its interface: it counts the
 /// work [`rows_to_compute`] announces into `progress` as it goes, and stops on its cancel
-/// within a block of 4,096 calls with [`Error::Cancelled`](super::Error::Cancelled), never
-/// a half table. Flat rows count nothing.
+/// within a block of 4,096 calls (flat rows: between regions) with
+/// [`Error::Cancelled`](super::Error::Cancelled), never a half table.
 pub fn region_rows_with(
     profile: &Profile,
     sel: &Selection,
@@ -289,10 +289,17 @@ pub fn unsorted_rows_with(
 
 /// The work [`region_rows_with`] counts: [`CALL_BYTES`] for each call of the selected
 /// regions on the ranks the call tree walks, once when it is nested and once when it is
-/// pooled into its row; nothing when the rows are flat.
+/// pooled into its row; for flat rows, which read no call, [`CALL_BYTES`] for each index
+/// row (a region's row of one rank) of the selected regions, which they walk once. So a
+/// front end can tell beforehand whether the rows are quick to compute: at 100,000 ranks
+/// the flat rows walk a million index rows.
 pub fn rows_to_compute(profile: &Profile, sel: &Selection, options: RowOptions) -> u64 {
     if !profile.has_events() || options.flat {
-        return 0;
+        let rows: u64 = (profile.regions.iter())
+            .filter(|r| sel.keeps(&r.name))
+            .map(|r| r.ranks.len() as u64)
+            .fold(0, u64::saturating_add);
+        return rows.saturating_mul(CALL_BYTES);
     }
     let mut ranks = sel.ranks.clone();
     if let Some(r) = ranks.as_mut() {
@@ -321,7 +328,7 @@ fn rows_metered(
     let RowOptions { mode, flat, .. } = options;
     let tree = profile.has_events() && !flat;
     if !tree {
-        return Ok(flat_region_rows(profile, sel, mode));
+        return flat_region_rows(profile, sel, mode, meter);
     }
     let regions = selected_regions(profile, sel);
     // Ranks without calls add no call paths: walk only the ranks that have some (for the
@@ -374,24 +381,32 @@ fn rows_metered(
 /// [`region_rows`] without a call tree: each selected region's flat row and sort key from
 /// one walk of its rows (at 100,000 ranks a walk of a region is tens of megabytes), in
 /// [`selected_regions`]' order (unsorted, as [`unsorted_rows_with`] gives them).
-fn flat_region_rows(profile: &Profile, sel: &Selection, mode: PercentageMode) -> Vec<RegionRow> {
+/// Counts each region's index rows into `meter` as it walks them, and stops on its cancel
+/// between regions.
+fn flat_region_rows(
+    profile: &Profile,
+    sel: &Selection,
+    mode: PercentageMode,
+    meter: &mut Meter<'_>,
+) -> Result<Vec<RegionRow>> {
     let exclusive = match mode {
         PercentageMode::Exclusive => Some(Ok(HashMap::new())),
         PercentageMode::Coverage => None,
     };
     let ranks = sel.ranks.as_deref();
-    let mut keyed: Vec<(&str, Option<RegionRow>, f64)> = (profile.regions.iter())
-        .filter(|r| sel.keeps(&r.name))
-        .map(|region| {
-            let (row, key) = flat_row_keyed(region, ranks, exclusive.as_ref());
-            (region.name.as_str(), Some(row), key)
-        })
-        .collect();
+    let mut keyed: Vec<(&str, Option<RegionRow>, f64)> = Vec::new();
+    for region in profile.regions.iter().filter(|r| sel.keeps(&r.name)) {
+        meter.check()?;
+        let (row, key) = flat_row_keyed(region, ranks, exclusive.as_ref());
+        keyed.push((region.name.as_str(), Some(row), key));
+        meter.calls(region.ranks.len() as u64);
+    }
+    meter.check()?;
     keyed.sort_stable_by(|a, b| a.2.total_cmp(&b.2));
     let names: Vec<&str> = keyed.iter().map(|k| k.0).collect();
-    table_rows(Vec::new(), &names, |i| {
+    Ok(table_rows(Vec::new(), &names, |i| {
         keyed[i].1.take().unwrap_or_default()
-    })
+    }))
 }
 
 /// The flat row of `region` as the table shows it when the region has no call path.
@@ -537,15 +552,19 @@ mod tests {
             flat: true,
             ..RowOptions::default()
         };
-        for (sel, options, calls) in [
-            (&all, RowOptions::default(), 2 * 10_001),
-            (&all, exclusive, 2 * 10_001),
-            (&rank_1, RowOptions::default(), 10_001),
-            (&all, flat, 0),
+        let outer = Selection::new(Some(&["^outer$".to_string()]), None, None).unwrap();
+        // Each call nested, then pooled into its row; for flat rows each index row once
+        // (2 regions × 2 ranks; with a rank selection too, as each region's rows are walked).
+        for (sel, options, units) in [
+            (&all, RowOptions::default(), 2 * 2 * 10_001),
+            (&all, exclusive, 2 * 2 * 10_001),
+            (&rank_1, RowOptions::default(), 2 * 10_001),
+            (&all, flat, 4),
+            (&rank_1, flat, 4),
+            (&outer, flat, 2),
         ] {
             let work = rows_to_compute(&p, sel, options);
-            // Each call nested, then pooled into its row.
-            assert_eq!(work, calls * 2 * CALL_BYTES, "{options:?}");
+            assert_eq!(work, units * CALL_BYTES, "{options:?}");
             let progress = Progress::default();
             progress.add_total(work);
             let rows = region_rows_with(&p, sel, options, &progress).unwrap();
@@ -559,8 +578,14 @@ mod tests {
         let p = nested();
         let progress = Progress::default();
         progress.cancel();
-        let rows = region_rows_with(&p, &Selection::all(), RowOptions::default(), &progress);
-        assert!(matches!(rows, Err(Error::Cancelled)), "{rows:?}");
-        assert_eq!(progress.done(), 0);
+        for flat in [false, true] {
+            let options = RowOptions {
+                flat,
+                ..RowOptions::default()
+            };
+            let rows = region_rows_with(&p, &Selection::all(), options, &progress);
+            assert!(matches!(rows, Err(Error::Cancelled)), "{rows:?}");
+            assert_eq!(progress.done(), 0);
+        }
     }
 }

@@ -180,7 +180,7 @@ fn progress(app: &App) -> Option<String> {
     if tasks.len() > 1 {
         out.push_str(&format!(" (+{} more)", tasks.len() - 1));
     }
-    let building = |t: &Task| matches!(t.kind, Kind::Report { .. });
+    let building = |t: &Task| matches!(t.kind, Kind::Report { .. } | Kind::Rows { .. });
     let (done, total) = (tasks.iter())
         .filter(|t| building(t) == building(first))
         .map(|t| (t.progress.done(), t.progress.total()))

@@ -44,11 +44,15 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     };
     let ov = &report.overview;
     let doc = &app.docs[0];
-    let rows = match (report.tree, app.tree_work(0)) {
-        (true, _) => "call tree".to_string(),
-        (false, None) => "index (flat rows)".to_string(),
-        (false, Some(TreeWork::Reading)) => "index (flat rows) · reading the call tree".into(),
-        (false, Some(TreeWork::Building(p))) => {
+    let rows = match (report.tree, app.tree_work(0), app.recomputing(0)) {
+        (true, _, Some(p)) => format!("call tree of the old options · new: {p} %"),
+        (false, _, Some(p)) => format!("index (flat rows) of the old options · new: {p} %"),
+        (true, _, None) => "call tree".to_string(),
+        (false, None, None) => "index (flat rows)".to_string(),
+        (false, Some(TreeWork::Reading), None) => {
+            "index (flat rows) · reading the call tree".into()
+        }
+        (false, Some(TreeWork::Building(p)), None) => {
             format!("index (flat rows) · building the call tree, {p} %")
         }
     };

@@ -144,11 +144,14 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     };
     let most = COLUMNS.len() - usize::from(app.sparklines.is_empty());
     let (n, name_width) = fit(area.width as usize, most);
-    let rows = match (report.tree, app.tree_work(0)) {
-        (true, _) => "call tree".to_string(),
-        (false, None) => "index, flat".to_string(),
-        (false, Some(TreeWork::Reading)) => "index; tree: reading".to_string(),
-        (false, Some(TreeWork::Building(p))) => format!("index; tree: {p} %"),
+    let rows = match (report.tree, app.tree_work(0), app.recomputing(0)) {
+        // The rows of the options before the last change, until the job computing the
+        // new ones lands.
+        (_, _, Some(p)) => format!("old options; new {p} %"),
+        (true, _, None) => "call tree".to_string(),
+        (false, None, None) => "index, flat".to_string(),
+        (false, Some(TreeWork::Reading), None) => "index; tree: reading".to_string(),
+        (false, Some(TreeWork::Building(p)), None) => format!("index; tree: {p} %"),
     };
     let title = text::truncate(&format!("region ({rows})"), name_width).into_owned();
     let mut header = vec![Span::styled(
