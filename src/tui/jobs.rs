@@ -109,6 +109,8 @@ pub struct Jobs {
     /// Jobs started and not yet ended.
     pub tasks: Vec<Task>,
     next: u64,
+    /// Results received by [`landed`](Self::landed), for the next [`collect`](Self::collect).
+    ready: Vec<Done>,
 }
 
 impl Default for Jobs {
@@ -119,6 +121,7 @@ impl Default for Jobs {
             receive,
             tasks: Vec::new(),
             next: 0,
+            ready: Vec::new(),
         }
     }
 }
@@ -302,10 +305,18 @@ impl Jobs {
         any
     }
 
+    /// Whether results have arrived since the last [`collect`](Self::collect), which
+    /// they are kept for.
+    pub fn landed(&mut self) -> bool {
+        self.ready.extend(self.receive.try_iter());
+        !self.ready.is_empty()
+    }
+
     /// The results that arrived since the last call (a job's [`Done::End`] removes it
     /// from the running ones).
     pub fn collect(&mut self) -> Vec<Done> {
-        let done: Vec<Done> = self.receive.try_iter().collect();
+        let mut done = std::mem::take(&mut self.ready);
+        done.extend(self.receive.try_iter());
         for d in &done {
             if let Done::End { id } = d {
                 self.tasks.retain(|t| t.id != *id);

@@ -62,8 +62,7 @@ pub fn run(files: &[PathBuf]) -> Result<(), Failure> {
             return Ok(());
         }
         app.start_wanted();
-        let wait = if app.jobs.running() > 0 { 50 } else { 1000 };
-        if event::poll(Duration::from_millis(wait)).map_err(failed)? {
+        if wait_for_event(&mut app).map_err(failed)? {
             match event::read().map_err(failed)? {
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
                     if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
@@ -79,5 +78,25 @@ pub fn run(files: &[PathBuf]) -> Result<(), Failure> {
         }
         app.collect();
         app.tick += 1;
+    }
+}
+
+/// Waits for a key or the mouse (whether one came): up to a second when nothing runs;
+/// while jobs run, until the spinner's next frame (50 ms) or a job's result, whichever
+/// comes first, so that rows computed on a job are shown within a few milliseconds of
+/// landing rather than up to a frame later.
+fn wait_for_event(app: &mut App) -> std::io::Result<bool> {
+    if app.jobs.running() == 0 {
+        return event::poll(Duration::from_secs(1));
+    }
+    let until = std::time::Instant::now() + Duration::from_millis(50);
+    loop {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if event::poll(left.min(Duration::from_millis(5)))? {
+            return Ok(true);
+        }
+        if left.is_zero() || app.jobs.landed() {
+            return Ok(false);
+        }
     }
 }

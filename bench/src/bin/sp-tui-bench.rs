@@ -424,9 +424,11 @@ fn call_tree(s: &Session) -> Result<(), String> {
 
 /// In Regions, `s` pressed `n` times and then `m` `n` times, each once the screen has
 /// been quiet: the time from the key to its first frame (the UI thread answers a key
-/// before it draws, so this is how long the key held it), and to the frame showing the
-/// rows it asked for (the status line names the new sort or mode, and the table says no
-/// call tree is being built).
+/// before it draws, so this is how long the key held it), to the frame showing the
+/// rows it asked for (the status line names the new sort or mode, and the table says
+/// neither that a call tree is being built nor that its rows are the old options'), and
+/// the longest gap between two frames until then (the interface redraws its spinner
+/// every 50 ms while a job runs, so a longer gap is the UI thread blocked).
 fn sort_keys(s: &mut Session, n: usize) -> Result<(), String> {
     s.press(b"2")?;
     let keys = sp::analysis::SortKey::ALL;
@@ -458,29 +460,36 @@ fn status_has(screen: &str, name: &str) -> bool {
     status.contains(&format!("sort {name} ·"))
 }
 
-/// Sends `key` once the screen is quiet; the time to the first frame after it, and to
-/// the frame where `done` holds and the region table is not waiting for a call tree.
+/// Sends `key` once the screen is quiet; the time to the first frame after it, to the
+/// frame where `done` holds and the region table is not waiting for a call tree or for
+/// the rows of new options, and the longest gap between two writes from the key to then.
 fn key_to_rows(
     s: &mut Session,
     key: &[u8],
     done: impl Fn(&str) -> bool,
-) -> Result<(Duration, Duration), String> {
+) -> Result<(Duration, Duration, Duration), String> {
     s.settle(Duration::from_millis(150));
     let before = s.with(|x| x.writes);
     let sent = Instant::now();
     s.writer.write_all(key).map_err(|e| e.to_string())?;
     s.writer.flush().map_err(|e| e.to_string())?;
     let mut first = None;
+    let (mut seen, mut previous, mut gap) = (before, sent, Duration::ZERO);
     loop {
         let (writes, last, ok) = s.with(|x| {
             let t = x.parser.screen().contents();
-            (x.writes, x.last, done(&t) && !t.contains("index; tree"))
+            let waits = t.contains("index; tree") || t.contains("old options");
+            (x.writes, x.last, done(&t) && !waits)
         });
+        if writes > seen {
+            gap = gap.max(last.saturating_duration_since(previous));
+            (seen, previous) = (writes, last);
+        }
         if first.is_none() && writes > before {
             first = Some(last - sent);
         }
         if ok && writes > before {
-            return Ok((first.unwrap_or(last - sent), last - sent));
+            return Ok((first.unwrap_or(last - sent), last - sent, gap));
         }
         if sent.elapsed() > Duration::from_secs(60) {
             return Err("the rows were not shown after 60 s".into());
@@ -489,13 +498,17 @@ fn key_to_rows(
     }
 }
 
-/// Prints the medians and the largest of `times` (to the first frame, to the rows).
-fn print_key_times(what: &str, times: &mut [(Duration, Duration)]) {
-    let (mut first, mut rows): (Vec<_>, Vec<_>) = times.iter().copied().unzip();
+/// Prints the medians and the largest of `times` (to the first frame, to the rows, the
+/// longest frame gap).
+fn print_key_times(what: &str, times: &mut [(Duration, Duration, Duration)]) {
+    let mut first: Vec<_> = times.iter().map(|t| t.0).collect();
+    let mut rows: Vec<_> = times.iter().map(|t| t.1).collect();
+    let mut gaps: Vec<_> = times.iter().map(|t| t.2).collect();
     let (f, f_max) = summary(&mut first);
     let (r, r_max) = summary(&mut rows);
+    let (g, g_max) = summary(&mut gaps);
     println!(
-        "{:<24} {f:8.1} ms median to its first frame ({f_max:.1} max), {r:.1} ms to the rows ({r_max:.1} max)",
+        "{:<24} {f:8.1} ms median to its first frame ({f_max:.1} max), {r:.1} ms to the rows ({r_max:.1} max), longest frame gap {g:.1} ms ({g_max:.1} max)",
         format!("{what}:")
     );
 }
