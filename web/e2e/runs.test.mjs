@@ -136,6 +136,13 @@ test('a scaling series opens into Runs with sp scaling\'s table and downloads an
     const svg = await download(page, '#scaling-svg');
     sp(['plot', kind, ...names, '-o', 'chart.svg'], series);
     assert.ok(svg.bytes.equals(fs.readFileSync(path.join(series, 'chart.svg'))), `${label}: ${kind} chart`);
+    // Save PNG: the same picture at the SVG's size, rasterised by the browser.
+    const png = await download(page, '#scaling-png');
+    assert.equal(png.name, svg.name.replace(/svg$/, 'png'), `${label}: PNG name`);
+    assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${label}: PNG signature`);
+    const size = svg.bytes.toString('utf8').match(/<svg[^>]* width="([\d.]+)" height="([\d.]+)"/).slice(1).map(Number);
+    const pixels = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
+    assert.ok(pixels.every((n, i) => Math.abs(n - size[i]) < 1), `${label}: PNG of ${pixels} pixels for an SVG of ${size}`);
   };
   await same('both', [], 'speedup');
   await page.selectOption('#scaling-mode', 'strong');

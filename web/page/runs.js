@@ -143,10 +143,12 @@ RUNS.scaling = () => {
       SP.el('label', {}, 'chart ', pick('scaling-kind', 'kind', SCALING_KINDS, 'sp plot KIND FILES…')),
       d ? SP.el('button', { id: 'scaling-csv', text: 'Download CSV', title: 'sp scaling FILES… --format csv', onclick: () => SP.download(new Blob([d.downloads.csv], { type: 'text/csv' }), 'scaling.csv') }) : null,
       d ? SP.el('button', { id: 'scaling-json', text: 'Download JSON', title: 'sp scaling FILES… --format json', onclick: () => SP.download(new Blob([d.downloads.json], { type: 'application/json' }), 'scaling.json') }) : null,
-      d ? SP.el('button', { id: 'scaling-svg', text: 'Save SVG', title: 'sp plot ' + sc.kind + ' FILES… -o ' + d.name, onclick: () => SP.download(new Blob([d.svg], { type: 'image/svg+xml' }), d.name) }) : null);
+      d ? SP.el('button', { id: 'scaling-svg', text: 'Save SVG', title: 'sp plot ' + sc.kind + ' FILES… -o ' + d.name, onclick: () => SP.download(new Blob([d.svg], { type: 'image/svg+xml' }), d.name) }) : null,
+      d ? SP.el('button', { id: 'scaling-png', text: 'Save PNG', title: 'The chart as a picture, rasterised by the browser', onclick: () => SP.charts.png(img, d.name.replace(/svg$/, 'png')) }) : null);
+    // An <img>: the SVG is shown as a picture, so nothing in it can run or restyle the page.
+    const img = d ? SP.el('img', { src: URL.createObjectURL(new Blob([d.svg], { type: 'image/svg+xml' })), alt: sc.kind + ' chart of the runs' }) : null;
     box.replaceChildren(SP.el('h2', { text: 'Scaling' }), bar, reply.error ? SP.el('p', { class: 'error', text: reply.error }) : SP.el('div', { class: 'chart' },
-      SP.el('img', { src: URL.createObjectURL(new Blob([d.svg], { type: 'image/svg+xml' })), alt: sc.kind + ' chart of the runs' }),
-      SP.el('pre', { class: 'runs-changed', id: 'scaling-text', text: d.text })));
+      img, SP.el('pre', { class: 'runs-changed', id: 'scaling-text', text: d.text })));
   });
   return box;
 };
