@@ -1,6 +1,7 @@
 //! Work that runs beside the interface, so a keypress is answered while it runs: the whole
-//! read of a profile, its call tree built from the calls read, a region's percentiles from
-//! its events, and the timeline's summaries of the ranks on screen. Each job runs on its own thread over the
+//! read of a profile, its call tree built from the calls read, the index's rows of a large
+//! profile for new options, a region's percentiles from its events, and the timeline's
+//! summaries of the ranks on screen. Each job runs on its own thread over the
 //! shared file and sends its results back; the event loop collects them between frames.
 //! A job that reads calls shares a [`Progress`] with the status line, which shows how far
 //! it has got, and Esc cancels it: the library stops within a block of calls with
