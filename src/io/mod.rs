@@ -35,6 +35,22 @@ pub trait ReadAt {
     /// A hint that the byte ranges `(offset, len)` are about to be read: a source that pays
     /// much for each read (a browser `File`) may fetch them together. Nothing by default.
     fn will_read(&self, _ranges: &[(u64, u64)]) {}
+
+    /// Appends the `len` bytes at `offset` to `out` (which keeps its length on an error).
+    /// A source that holds them already copies them in, without zeroing `out` first: the
+    /// zeroing was a tenth of a series' open in the page (issue 37).
+    fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
+        let at = out.len();
+        let end = at
+            .checked_add(len)
+            .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        out.resize(end, 0);
+        let read = self.read_exact_at(offset, &mut out[at..]);
+        if read.is_err() {
+            out.truncate(at);
+        }
+        read
+    }
 }
 
 /// `ranges` of `(offset, len)` as the fewest spans `(start, end)` to read, in order: those
@@ -80,6 +96,19 @@ impl ReadAt for [u8] {
             None => Err(past_end(offset, buf.len(), ReadAt::len(self))),
         }
     }
+
+    fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
+        let bytes = usize::try_from(offset)
+            .ok()
+            .and_then(|start| self.get(start..start.checked_add(len)?));
+        match bytes {
+            Some(bytes) => {
+                out.extend_from_slice(bytes);
+                Ok(())
+            }
+            None => Err(past_end(offset, len, ReadAt::len(self))),
+        }
+    }
 }
 
 impl ReadAt for Vec<u8> {
@@ -89,6 +118,10 @@ impl ReadAt for Vec<u8> {
 
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         self.as_slice().read_exact_at(offset, buf)
+    }
+
+    fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
+        self.as_slice().read_append(offset, len, out)
     }
 }
 
@@ -103,6 +136,10 @@ impl<T: ReadAt + ?Sized> ReadAt for &T {
 
     fn will_read(&self, ranges: &[(u64, u64)]) {
         (**self).will_read(ranges)
+    }
+
+    fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
+        (**self).read_append(offset, len, out)
     }
 }
 
@@ -244,6 +281,23 @@ impl<R: ReadAt> ReadAt for BlockCache<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn appended_reads_extend_and_keep_the_length_on_an_error() {
+        let data: &[u8] = &[1, 2, 3, 4];
+        let mut out = vec![9];
+        data.read_append(1, 2, &mut out).unwrap();
+        assert_eq!(out, [9, 2, 3]);
+        assert!(data.read_append(3, 2, &mut out).is_err());
+        assert!(data.read_append(u64::MAX, 1, &mut out).is_err());
+        assert_eq!(out, [9, 2, 3]);
+        // The default, through a cache: the same bytes, the same errors.
+        let cache = BlockCache::new(data, 2, 2);
+        cache.read_append(0, 3, &mut out).unwrap();
+        assert_eq!(out, [9, 2, 3, 1, 2, 3]);
+        assert!(cache.read_append(2, 3, &mut out).is_err());
+        assert_eq!(out.len(), 6);
+    }
 
     #[test]
     fn slice_reads_in_range_and_rejects_past_end() {

@@ -144,7 +144,7 @@ impl ReadAt for Source {
         if self.0.bulk.get() && buf.len() >= BULK_READ {
             return self.0.cache.read_exact_at(offset, buf);
         }
-        if self.recent_hit(offset, buf) {
+        if self.recent_hit(offset, buf.len(), |bytes| buf.copy_from_slice(bytes)) {
             return Ok(());
         }
         self.0.cache.inner().read_exact_at(offset, buf)?;
@@ -152,6 +152,26 @@ impl ReadAt for Source {
             self.keep(offset, buf.to_vec());
         }
         Ok(())
+    }
+
+    /// Bytes a recent read holds are copied in with no zeroing first: a series' open
+    /// reads its five columns from the one read [`will_read`](Self::will_read) fetched.
+    fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
+        if !(self.0.bulk.get() && len >= BULK_READ)
+            && self.recent_hit(offset, len, |bytes| out.extend_from_slice(bytes))
+        {
+            return Ok(());
+        }
+        let at = out.len();
+        let end = at
+            .checked_add(len)
+            .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        out.resize(end, 0);
+        let read = self.read_exact_at(offset, &mut out[at..]);
+        if read.is_err() {
+            out.truncate(at);
+        }
+        read
     }
 
     /// Fetches the announced ranges that no recent read holds, those less than
@@ -183,16 +203,17 @@ impl Source {
             .any(|(from, bytes)| at >= *from && end <= from + bytes.len() as u64)
     }
 
-    /// Fills `buf` from a recent read that holds all of it, if one does.
-    fn recent_hit(&self, offset: u64, buf: &mut [u8]) -> bool {
+    /// Hands `take` the `len` bytes at `offset` from a recent read that holds all of them,
+    /// if one does.
+    fn recent_hit(&self, offset: u64, len: usize, take: impl FnOnce(&[u8])) -> bool {
         let mut recent = self.0.recent.borrow_mut();
         let hit = recent.iter().position(|(at, bytes)| {
-            offset >= *at && offset + buf.len() as u64 <= at + bytes.len() as u64
+            offset >= *at && offset + len as u64 <= at + bytes.len() as u64
         });
         let Some(i) = hit else { return false };
         let entry = recent.remove(i);
         let from = (offset - entry.0) as usize;
-        buf.copy_from_slice(&entry.1[from..from + buf.len()]);
+        take(&entry.1[from..from + len]);
         recent.push(entry);
         true
     }
@@ -229,6 +250,25 @@ mod tests {
         source.read_exact_at(3 * BLOCK + 100, &mut small).unwrap();
         assert_eq!(source.stats(), (2, 2 * BLOCK + 10), "one block for both");
         assert!(source.read_exact_at(4 * BLOCK - 4, &mut small).is_err());
+    }
+
+    #[test]
+    fn appended_reads_come_from_a_recent_read_or_the_file() {
+        let data: Vec<u8> = (0..(4 * BLOCK)).map(|i| (i % 251) as u8).collect();
+        let source = Source::new(Bytes::Memory(data.clone()));
+        source.opening(true);
+        source.will_read(&[(10, 2 * BLOCK)]);
+        let fetched = source.stats();
+        let mut out = vec![7];
+        source.read_append(20, BLOCK as usize, &mut out).unwrap();
+        assert_eq!(source.stats(), fetched, "from the announced read");
+        assert_eq!(out[0], 7);
+        assert_eq!(out[1..], data[20..20 + BLOCK as usize]);
+        let mut out = Vec::new();
+        source.read_append(3 * BLOCK, 100, &mut out).unwrap();
+        assert_eq!(out, data[3 * BLOCK as usize..3 * BLOCK as usize + 100]);
+        assert!(source.read_append(4 * BLOCK - 4, 8, &mut out).is_err());
+        assert_eq!(out.len(), 100, "unchanged by a failed read");
     }
 
     #[test]

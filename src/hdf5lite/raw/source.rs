@@ -116,6 +116,23 @@ impl<'a> Source<'a> {
         Ok(())
     }
 
+    /// [`raw`](Self::raw) appended to `out`, which the reader may fill with no zeroing
+    /// first ([`ReadAt::read_append`]).
+    pub fn raw_append(
+        &self,
+        addr: u64,
+        len: u64,
+        out: &mut Vec<u8>,
+        cap: u64,
+        what: &str,
+    ) -> Result<()> {
+        let at = self.checked(addr, len, cap, what)?;
+        let n = usize::try_from(len)
+            .map_err(|_| Error::limits(format!("{what} of {len} bytes does not fit in memory")))?;
+        self.reader.read_append(at, n, out)?;
+        Ok(())
+    }
+
     fn read_capped(&self, addr: u64, len: u64, cap: u64, what: &str) -> Result<Vec<u8>> {
         let at = self.checked(addr, len, cap, what)?;
         let n = usize::try_from(len)
@@ -187,6 +204,20 @@ impl<R: ReadAt + ?Sized> ReadAt for Window<'_, R> {
                 Ok(())
             }
             None => self.inner.read_exact_at(offset, buf),
+        }
+    }
+
+    fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let inside = self.bytes.as_ref().and_then(|b| {
+            let from = usize::try_from(offset.checked_sub(self.start)?).ok()?;
+            b.get(from..from.checked_add(len)?)
+        });
+        match inside {
+            Some(piece) => {
+                out.extend_from_slice(piece);
+                Ok(())
+            }
+            None => self.inner.read_append(offset, len, out),
         }
     }
 }
