@@ -178,14 +178,17 @@ impl<'f, R: ReadAt> Summaries<'f, R> {
         count: u64,
         exclusive: Option<i64>,
     ) -> Result<RowStatistics, Error> {
-        let (members, plain) = (self.members, self.plain);
         let at = row * self.record_size as u64;
-        let record = self.record(row)?;
-        if let Some(plain) = plain {
-            return Ok(plain_statistics(&plain, record, count, exclusive));
+        // Where the record lies, then borrowed beside the members: both arrays of members
+        // were copied for every row, and without the copies a series' open in the page
+        // takes 6-9 % less (issue 37).
+        let from = self.record(row)?;
+        let record = &self.block[from..from + self.record_size];
+        if let Some(plain) = &self.plain {
+            return Ok(plain_statistics(plain, record, count, exclusive));
         }
         let [total, minimum, maximum, first, last, start_minimum, end_maximum, gpu_count, gpu_total, mean, m2] =
-            members;
+            self.members;
         let [total, minimum, maximum, first, last, start_minimum, end_maximum, gpu_count, gpu_total] =
             [
                 total,
@@ -219,9 +222,9 @@ impl<'f, R: ReadAt> Summaries<'f, R> {
         .with_m2(m2?))
     }
 
-    /// The raw record of `row`, reading the block that holds it when it is not the
-    /// current one.
-    fn record(&mut self, row: u64) -> Result<&[u8], Error> {
+    /// Where the raw record of `row` begins in `block` (its `record_size` bytes lie
+    /// there), reading the block that holds it when it is not the current one.
+    fn record(&mut self, row: u64) -> Result<usize, Error> {
         let size = self.record_size as u64;
         let cached = (self.block.len() as u64).checked_div(size).unwrap_or(0);
         if row < self.block_start || row >= self.block_start + cached {
@@ -239,14 +242,13 @@ impl<'f, R: ReadAt> Summaries<'f, R> {
             self.block_start = row;
         }
         let start = ((row - self.block_start) * size) as usize;
-        self.block
-            .get(start..start + self.record_size)
-            .ok_or_else(|| {
-                Error::Corrupt(format!(
-                    "{} row {row} is shorter than its record",
-                    index::SUMMARY_STATISTICS.path
-                ))
-            })
+        if start + self.record_size > self.block.len() {
+            return Err(Error::Corrupt(format!(
+                "{} row {row} is shorter than its record",
+                index::SUMMARY_STATISTICS.path
+            )));
+        }
+        Ok(start)
     }
 }
 
