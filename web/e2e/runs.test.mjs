@@ -33,10 +33,10 @@ function modelSeries(prefix) {
 
 // Waits until the Runs view shows the answer for its current state.
 // What the page hands the browser to save when `selector` is clicked (SP.lastDownload): the
-// scaling study saves a dozen files in a row, and Chromium holds some of a page's later
-// downloads behind its multiple-downloads prompt (seen after ten, the page's anchor clicked
-// and no download event), so its checks read the bytes handed over; the first save goes
-// through the browser's download as every other test's do.
+// scaling study saves a dozen files in a row, and Chromium at times raises no download for
+// the later ones (seen after ten: the page's anchor clicked, no download event; we take it
+// for its limit on a page's many downloads), so its checks read the bytes handed over; the
+// first save goes through the browser's download as every other test's do.
 async function handed(page, selector) {
   await page.evaluate(() => { SP.lastDownload = null; });
   await page.click(selector);
