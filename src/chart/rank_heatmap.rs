@@ -329,7 +329,6 @@ fn binned(profile: &Profile, h: &rank_heatmap::Heatmap, label: &str, opts: &Plot
 
 #[cfg(test)]
 mod tests {
-    use super::super::scene::Shape;
     use super::*;
     use crate::analysis::events::Loaded;
     use crate::schema::{Depth, ProfileLayout, RankCalls, Region};
@@ -369,15 +368,6 @@ mod tests {
         }
     }
 
-    fn texts(scene: &Scene) -> Vec<&str> {
-        (scene.shapes().iter())
-            .filter_map(|s| match s {
-                Shape::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect()
-    }
-
     #[test]
     fn many_ranks_draw_their_distribution_not_a_label_each() {
         let p = many_ranks();
@@ -388,7 +378,7 @@ mod tests {
                 _ => super::super::imbalance::scene(&p, &Loaded, "w.h5", &opts),
             }
             .unwrap();
-            let texts = texts(&scene);
+            let texts = scene.texts();
             assert!(texts.len() < 60, "{kind}: {} texts", texts.len());
             assert!(
                 texts.iter().any(|t| t.contains("rank 12345")),

@@ -408,16 +408,6 @@ mod tests {
             .collect()
     }
 
-    /// The texts of a scene, in drawing order.
-    fn texts(scene: &Scene) -> Vec<&str> {
-        (scene.shapes().iter())
-            .filter_map(|s| match s {
-                Shape::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect()
-    }
-
     #[test]
     fn a_series_following_a_law_is_drawn_with_its_model() {
         let runs = log_law();
@@ -426,7 +416,7 @@ mod tests {
             ..PlotOptions::default()
         };
         let scene = scene(&runs, &|_| 0, &opts).unwrap();
-        let texts = texts(&scene);
+        let texts = scene.texts();
         let model = texts.iter().find(|t| t.contains("adjusted R²")).unwrap();
         assert!(model.contains("log2(p)"), "{model}");
         assert!(model.ends_with("adjusted R² 1"), "{model}");
@@ -464,7 +454,7 @@ mod tests {
             ..PlotOptions::default()
         };
         let scene = scene(&runs, &|_| 0, &opts).unwrap();
-        let texts = texts(&scene);
+        let texts = scene.texts();
         assert!(texts.contains(&"predicted at 1,024"), "{texts:?}");
         assert!(
             texts.contains(&"1,024"),

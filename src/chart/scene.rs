@@ -178,6 +178,17 @@ impl Scene {
         &self.shapes
     }
 
+    /// The texts of the scene, in drawing order: what the charts' tests read.
+    #[cfg(test)]
+    pub fn texts(&self) -> Vec<&str> {
+        (self.shapes.iter())
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, class: Class) {
         self.push(Shape::Rect {
             x,

@@ -40,17 +40,29 @@ pub trait ReadAt {
     /// A source that holds them already copies them in, without zeroing `out` first: the
     /// zeroing was a tenth of a series' open in the page (issue 37).
     fn read_append(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
-        let at = out.len();
-        let end = at
-            .checked_add(len)
-            .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
-        out.resize(end, 0);
-        let read = self.read_exact_at(offset, &mut out[at..]);
-        if read.is_err() {
-            out.truncate(at);
-        }
-        read
+        zeroed_append(self, offset, len, out)
     }
+}
+
+/// [`ReadAt::read_append`] for a source that holds nothing in memory: `out` grows by `len`
+/// zeroed bytes that [`ReadAt::read_exact_at`] then fills (cut back on an error). The
+/// default, and the fallback of a source for bytes it does not hold.
+pub fn zeroed_append<R: ReadAt + ?Sized>(
+    source: &R,
+    offset: u64,
+    len: usize,
+    out: &mut Vec<u8>,
+) -> io::Result<()> {
+    let at = out.len();
+    let end = at
+        .checked_add(len)
+        .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
+    out.resize(end, 0);
+    let read = source.read_exact_at(offset, &mut out[at..]);
+    if read.is_err() {
+        out.truncate(at);
+    }
+    read
 }
 
 /// `ranges` of `(offset, len)` as the fewest spans `(start, end)` to read, in order: those

@@ -367,6 +367,29 @@ fn a_json_profile_shows_what_its_h5_shows() {
 }
 
 /// A frame as drawn, without starting the jobs it asks for.
+/// Starts a job of `kind` that sends `report` as file 0's, computed for `generation`: what a
+/// report job sends when it lands, for the tests of what the app does with it.
+fn land(
+    app: &mut App,
+    kind: super::jobs::Kind,
+    generation: u64,
+    report: Result<super::report::Report, String>,
+) {
+    use super::jobs::{Done, Stop};
+    app.jobs.spawn(
+        kind,
+        String::new(),
+        std::sync::Arc::default(),
+        move |send| {
+            let _ = send.send(Done::Report {
+                doc: 0,
+                generation,
+                report: report.map(Box::new).map_err(Stop::Failed),
+            });
+        },
+    );
+}
+
 fn frame(app: &App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| views::draw(app, f)).unwrap();
@@ -531,18 +554,7 @@ fn the_call_tree_is_built_on_a_job_that_esc_stops() {
     // A tree for options changed since is not applied.
     let stale = Report::of(&whole, true, &options);
     let generation = app.generation - 1;
-    app.jobs.spawn(
-        Kind::Report { doc: 0 },
-        String::new(),
-        Arc::default(),
-        move |send| {
-            let _ = send.send(Done::Report {
-                doc: 0,
-                generation,
-                report: stale.map(Box::new).map_err(Stop::Failed),
-            });
-        },
-    );
+    land(&mut app, Kind::Report { doc: 0 }, generation, stale);
     wait(&mut app);
     assert!(!app.report.as_ref().unwrap().tree);
     // The next change of options builds it again.
@@ -572,10 +584,9 @@ fn the_call_tree_is_built_on_a_job_that_esc_stops() {
 /// tree that lands after the change, built for the old key, is shown in the new order.
 #[test]
 fn a_sort_change_sorts_the_rows_built_without_a_job() {
-    use super::jobs::{Done, Kind, Stop};
+    use super::jobs::Kind;
     use super::report::Report;
     use sp::analysis::SortKey;
-    use std::sync::Arc;
     let mut app = open(
         &[MERGED, "golden/h5_python_zstd/expected/zstd_import.h5"],
         Look::mono(),
@@ -625,18 +636,7 @@ fn a_sort_change_sorts_the_rows_built_without_a_job() {
     let built = Report::of(&wholes[0], true, &start);
     assert_ne!(rows(&built), rows(&Report::of(&wholes[0], true, &total)));
     let generation = app.generation;
-    app.jobs.spawn(
-        Kind::Report { doc: 0 },
-        String::new(),
-        Arc::default(),
-        move |send| {
-            let _ = send.send(Done::Report {
-                doc: 0,
-                generation,
-                report: built.map(Box::new).map_err(Stop::Failed),
-            });
-        },
-    );
+    land(&mut app, Kind::Report { doc: 0 }, generation, built);
     wait(&mut app);
     assert!(app.report.as_ref().unwrap().tree);
     assert_eq!(
@@ -653,7 +653,7 @@ fn a_sort_change_sorts_the_rows_built_without_a_job() {
 #[test]
 fn an_option_change_recomputes_a_large_index_on_a_job() {
     use super::app::SYNC_WORK;
-    use super::jobs::{Done, Kind, Stop};
+    use super::jobs::{Kind, Stop};
     use super::report::{Options, Report};
     use sp::analysis::progress::Progress;
     use sp::analysis::PercentageMode;
@@ -729,18 +729,7 @@ fn an_option_change_recomputes_a_large_index_on_a_job() {
             ..coverage.clone()
         },
     );
-    app.jobs.spawn(
-        Kind::Rows { doc: 0 },
-        String::new(),
-        Arc::default(),
-        move |send| {
-            let _ = send.send(Done::Report {
-                doc: 0,
-                generation: older,
-                report: stale.map(Box::new).map_err(Stop::Failed),
-            });
-        },
-    );
+    land(&mut app, Kind::Rows { doc: 0 }, older, stale);
     wait(&mut app);
     assert_eq!(app.report.as_ref().unwrap().options, rank_1);
     assert_eq!(rows(&app.report), rows(&Report::of(&head, false, &rank_1)));

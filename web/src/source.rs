@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::io;
 use std::rc::Rc;
 
-use sp::io::{check_range, spans, BlockCache, ReadAt};
+use sp::io::{check_range, spans, zeroed_append, BlockCache, ReadAt};
 
 /// Bytes per cached block. Small enough that opening a profile reads well under 1 MiB (its
 /// superblock, headers and index lie in a few blocks at the head and the tail of the file),
@@ -162,16 +162,7 @@ impl ReadAt for Source {
         {
             return Ok(());
         }
-        let at = out.len();
-        let end = at
-            .checked_add(len)
-            .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
-        out.resize(end, 0);
-        let read = self.read_exact_at(offset, &mut out[at..]);
-        if read.is_err() {
-            out.truncate(at);
-        }
-        read
+        zeroed_append(self, offset, len, out)
     }
 
     /// Fetches the announced ranges that no recent read holds, those less than
